@@ -1,0 +1,241 @@
+"""The small immutable records that flow through the pipeline.
+
+read -> ``Seed`` of ``Abstract``s; extract -> one ``Extraction`` per abstract (merged from every
+extractor plugin); link -> a ``VaultModel`` of ``Paper``s, ``Concept``s and ``CollectionInfo``s;
+render -> ``OutputFile``s; write -> a ``SyncReport``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Mapping, Protocol
+
+_SPACES = re.compile(r"\s+")
+
+
+def normalise_text(text: str) -> str:
+    """The form of an abstract that identifies it: NFC, case-folded, whitespace collapsed."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFC", text)).strip().casefold()
+
+
+def text_id(text: str) -> str:
+    """A stable id for an abstract: the same text gives the same id in any seed file."""
+    return hashlib.sha256(normalise_text(text).encode("utf-8")).hexdigest()[:16]
+
+
+def frozen_mapping(items: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+    return MappingProxyType(dict(items or {}))
+
+
+@dataclass(frozen=True)
+class Collection:
+    """What a seed file's header line names: `ICML 2026 Papers` -> venue `ICML 2026`, year 2026."""
+
+    name: str
+    venue: str | None = None
+    year: int | None = None
+
+
+@dataclass(frozen=True)
+class Abstract:
+    """One paragraph of a seed file: one paper."""
+
+    text: str  # as the author wrote it, wrapped lines joined by single spaces
+    seed: str  # seed file name, relative to the seeds folder (POSIX separators)
+    paragraph: int  # 1-based number of this abstract within its seed file
+    line: int  # 1-based line of the seed file where the paragraph starts
+    collection: Collection
+
+    @property
+    def id(self) -> str:
+        return text_id(self.text)
+
+
+@dataclass(frozen=True)
+class Seed:
+    """A seed file read into abstracts. ``problems`` are one-line, user-facing warnings."""
+
+    path: str  # relative to the seeds folder (POSIX separators)
+    collection: Collection
+    abstracts: tuple[Abstract, ...]
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ConceptMention:
+    """A concept an extractor found in one abstract.
+
+    ``name`` is the extractor's best long form ("Mixture-of-Experts"); ``surfaces`` are the
+    exact spellings found in the text, used to place the inline ``[[link|as written]]``;
+    ``aliases`` are other names it knows (an acronym, a vocabulary alias).
+    """
+
+    name: str
+    kind: str  # "acronym", "vocabulary", "phrase", or a plugin's own kind
+    surfaces: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    score: float = 1.0  # salience within this abstract; higher is more important
+    broader: tuple[str, ...] = ()  # broader concept names, when the extractor knows them
+    canonical: bool = False  # True when ``name`` is already the canonical spelling (vocabulary)
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What one or all extractors found in one abstract.
+
+    ``paper_aliases`` are names the paper coins for itself (its method, a coined acronym and
+    its expansion); ``metadata`` adds frontmatter properties (scalars or tuples of strings).
+    """
+
+    concepts: tuple[ConceptMention, ...] = ()
+    paper_aliases: tuple[str, ...] = ()
+    metadata: Mapping[str, Any] = field(default_factory=frozen_mapping)
+
+    @staticmethod
+    def merge(parts: Iterable["Extraction"]) -> "Extraction":
+        concepts: list[ConceptMention] = []
+        aliases: list[str] = []
+        metadata: dict[str, Any] = {}
+        for part in parts:
+            concepts.extend(part.concepts)
+            aliases.extend(a for a in part.paper_aliases if a not in aliases)
+            for key, value in part.metadata.items():
+                metadata.setdefault(key, value)
+        return Extraction(tuple(concepts), tuple(aliases), frozen_mapping(metadata))
+
+
+@dataclass(frozen=True)
+class PaperName:
+    """What a paper is called. ``name`` is the method/benchmark name as written (or None)."""
+
+    title: str  # "AVI-Bench — a benchmark for audio-visual intelligence of Omni-MLLMs"
+    name: str | None = None  # "AVI-Bench"
+    aliases: tuple[str, ...] = ()  # the name's expansion and other spellings
+    gist: str = ""  # one line saying what the paper does, for lists
+
+
+@dataclass(frozen=True)
+class Concept:
+    """A shared concept note."""
+
+    name: str  # canonical Title Case name; also the note's file stem
+    aliases: tuple[str, ...] = ()
+    broader: tuple[str, ...] = ()  # names of broader concepts (that exist in the model)
+    narrower: tuple[str, ...] = ()
+    papers: tuple[str, ...] = ()  # paper ids, in the model's paper order
+    kind: str = "concept"
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A paper note, fully linked."""
+
+    abstract: Abstract
+    name: str  # unique, file-name-safe note stem
+    title: str
+    gist: str
+    aliases: tuple[str, ...]
+    concepts: tuple[str, ...]  # concept names, most specific first
+    links: tuple[tuple[str, str], ...]  # (surface as written, concept name) for inline links
+    urls: tuple[str, ...] = ()
+    related: tuple[str, ...] = ()  # paper ids, most related first
+    metadata: Mapping[str, Any] = field(default_factory=frozen_mapping)
+
+    @property
+    def id(self) -> str:
+        return self.abstract.id
+
+
+@dataclass(frozen=True)
+class CollectionInfo:
+    """A collection note: one per collection name."""
+
+    name: str  # note stem
+    collection: Collection
+    papers: tuple[str, ...]  # paper ids in seed order
+
+
+@dataclass(frozen=True)
+class VaultModel:
+    """Everything the link stage knows; what formats render."""
+
+    papers: tuple[Paper, ...]
+    concepts: tuple[Concept, ...]
+    collections: tuple[CollectionInfo, ...]
+
+    def paper(self, paper_id: str) -> Paper:
+        return self._papers_by_id()[paper_id]
+
+    def _papers_by_id(self) -> dict[str, Paper]:
+        cache = self.__dict__.get("_by_id")
+        if cache is None:
+            cache = {p.id: p for p in self.papers}
+            object.__setattr__(self, "_by_id", cache)
+        return cache
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """One file a format wants in the output folder.
+
+    ``path`` is relative to the output root with POSIX separators. Markdown notes give
+    ``frontmatter`` (the keys vaultsync owns, in order) and ``body`` (the generated region); the
+    sync engine merges them with what the user wrote. ``vaultsync_id`` lets the engine find a
+    note the user renamed or moved. Files with ``merge=False`` are owned whole by vaultsync.
+    """
+
+    path: str
+    body: str
+    frontmatter: Mapping[str, Any] | None = None
+    vaultsync_id: str | None = None
+    kind: str = "note"  # "paper", "concept", "collection", "index", "data", ...
+    merge: bool = True
+
+
+class OutputFormat(Protocol):
+    """An output format registered through ``vaultsync_register_formats``."""
+
+    name: str
+    description: str
+
+    def render(self, model: VaultModel, context: "RenderContext") -> Iterable[OutputFile]: ...
+
+
+@dataclass(frozen=True)
+class RenderContext:
+    """What a format may need besides the model: options, and a way to ask plugins for a note."""
+
+    options: Mapping[str, Any] = field(default_factory=frozen_mapping)
+    render_note: Callable[[Any, str, VaultModel], OutputFile | None] | None = None
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    """What a sync did. Every list holds vault-relative paths or one-line messages."""
+
+    papers: int = 0
+    concepts: int = 0
+    created: tuple[str, ...] = ()
+    updated: tuple[str, ...] = ()
+    unchanged: int = 0
+    conflicts: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()  # notes marked `status: removed`
+    warnings: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()
+    seeds: tuple[str, ...] = ()  # seed files read in this run
+
+
+@dataclass(frozen=True)
+class ExtractContext:
+    """What extractors may consult besides the abstract: the target vault (whose concept notes
+    teach the vocabulary) and the config, one section per plugin name."""
+
+    vault: str | None = None  # absolute path of the vault being written, if any
+    config: Mapping[str, Mapping[str, Any]] = field(default_factory=frozen_mapping)
+
+    def options(self, plugin: str) -> Mapping[str, Any]:
+        return self.config.get(plugin, frozen_mapping())
