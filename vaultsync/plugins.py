@@ -1,25 +1,331 @@
-"""The plugin manager: default plugins, then installed and loose plugins."""
+"""The plugin manager: default plugins, then installed, loose and per-vault plugins.
+
+Load order (pluggy calls the most recently registered implementation first, so each later
+source wins over the earlier ones unless a hook is marked ``tryfirst``/``trylast``):
+
+1. default plugins (``vaultsync.default_plugins.<name>``, registered under ``<name>``);
+2. installed packages with an entry point in the ``vaultsync`` group (under the entry point name);
+3. loose ``*.py`` files of each ``--plugins-dir`` (under the file stem);
+4. loose ``*.py`` files of ``<vault>/.vaultsync/plugins/`` (under the file stem).
+
+``VAULTSYNC_LOAD_PLUGINS`` (comma-separated names) restricts sources 2-4 to the plugins named
+(an entry point name, a distribution name or a file stem); set to an empty string it loads no
+external plugin at all. Default plugins always load: block one through the config instead.
+
+A plugin that fails to load never stops the others: the failure becomes one line in
+``pm.problems`` for the CLI to print, with the traceback logged at DEBUG (``--verbose``).
+Hooks are called through :func:`call_safely`, which does the same for a plugin raising in a hook.
+"""
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import importlib.util
+import logging
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
 
 import pluggy
 
 from . import hookspecs
 from .default_plugins import DEFAULT_PLUGINS
+from .errors import VaultsyncError
+
+logger = logging.getLogger(__name__)
+
+ENTRY_POINT_GROUP = "vaultsync"
+LOAD_PLUGINS_ENV = "VAULTSYNC_LOAD_PLUGINS"
+VAULT_PLUGINS_DIR = Path(".vaultsync") / "plugins"
+BUILT_IN = "built-in"
 
 
-def get_plugin_manager() -> pluggy.PluginManager:
-    pm = pluggy.PluginManager("vaultsync")
-    pm.add_hookspecs(hookspecs)
-    for name in DEFAULT_PLUGINS:
+@dataclass(frozen=True)
+class PluginSource:
+    """Where a registered plugin came from: ``BUILT_IN``, ``entry point <dist>`` or a file path."""
+
+    origin: str
+    version: str | None = None
+
+
+class VaultsyncPluginManager(pluggy.PluginManager):
+    """A pluggy ``PluginManager`` that remembers where each plugin came from and what failed."""
+
+    def __init__(self) -> None:
+        super().__init__("vaultsync")
+        self.add_hookspecs(hookspecs)
+        self.sources: dict[str, PluginSource] = {}
+        self.problems: list[str] = []  # one user-facing line per plugin that failed to load
+
+    def add_plugin(self, plugin: object, name: str, source: PluginSource) -> None:
+        """Register ``plugin``; a blocked name is skipped, a clash becomes a problem line."""
+        if self.is_blocked(name):
+            logger.debug("plugin %r (%s) is disabled by the config", name, source.origin)
+            return
         try:
-            module = importlib.import_module(f"vaultsync.default_plugins.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"vaultsync.default_plugins.{name}":
-                raise
-            continue  # not written yet in this checkout
-        pm.register(module, name=name)
-    pm.load_setuptools_entrypoints("vaultsync")
+            self.register(plugin, name=name)
+        except ValueError as error:  # name or module already registered
+            self.problems.append(
+                f"plugin '{name}' ({source.origin}) was not loaded: {error} — rename it"
+            )
+            return
+        except pluggy.PluginValidationError as error:
+            self.problems.append(
+                f"plugin '{name}' ({source.origin}) failed to load: {error} — fix or remove it"
+            )
+            return
+        self.sources[name] = source
+
+    def load_failed(self, name: str, origin: str, error: BaseException) -> None:
+        logger.debug("plugin %r (%s) failed to load", name, origin, exc_info=error)
+        self.problems.append(
+            f"plugin '{name}' ({origin}) failed to load: {describe(error)} — fix or remove it"
+        )
+
+
+def get_plugin_manager(
+    plugins_dirs: Iterable[Path | str] = (),
+    vault: Path | str | None = None,
+    blocked: Iterable[str] = (),
+) -> VaultsyncPluginManager:
+    """Build the plugin manager for one run.
+
+    ``plugins_dirs`` are the ``--plugins-dir`` folders; ``vault`` adds the vault's own
+    ``.vaultsync/plugins/``; ``blocked`` names plugins not to register (``Config.blocked_plugins``).
+    Never raises for a broken plugin: read ``pm.problems`` and print each line.
+    """
+    pm = VaultsyncPluginManager()
+    for name in blocked:
+        pm.set_blocked(name)
+    _load_default_plugins(pm)
+    wanted = _wanted_plugins()
+    found: set[str] = set()  # normalised names that matched VAULTSYNC_LOAD_PLUGINS
+    _load_entry_points(pm, wanted, found)
+    for folder in plugins_dirs:
+        _load_plugins_dir(pm, Path(folder), wanted, found, required=True)
+    if vault is not None:
+        _load_plugins_dir(pm, Path(vault) / VAULT_PLUGINS_DIR, wanted, found, required=False)
+    for missing in sorted((wanted or set()) - found):
+        pm.problems.append(
+            f"{LOAD_PLUGINS_ENV} names plugin '{missing}', which was not found"
+            " — install it or correct the name"
+        )
     return pm
+
+
+def _load_default_plugins(pm: VaultsyncPluginManager) -> None:
+    for name in DEFAULT_PLUGINS:
+        module_name = f"vaultsync.default_plugins.{name}"
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name != module_name:
+                raise
+            # TODO(issue 6): raise once every built-in module exists in the tree.
+            logger.debug("built-in plugin %r is not written yet; skipped", name)
+            continue
+        pm.add_plugin(module, name, PluginSource(BUILT_IN))
+
+
+def _normalise(name: str) -> str:
+    return name.strip().lower().replace("_", "-")
+
+
+def _wanted_plugins() -> set[str] | None:
+    """The external plugins ``VAULTSYNC_LOAD_PLUGINS`` allows; ``None`` when it is unset."""
+    value = os.environ.get(LOAD_PLUGINS_ENV)
+    if value is None:
+        return None
+    return {_normalise(name) for name in value.split(",") if name.strip()}
+
+
+def _load_entry_points(
+    pm: VaultsyncPluginManager, wanted: set[str] | None, found: set[str]
+) -> None:
+    seen: set[str] = set()
+    for dist in importlib.metadata.distributions():
+        dist_name = dist.metadata["Name"] or "?"
+        for entry_point in dist.entry_points:
+            if entry_point.group != ENTRY_POINT_GROUP or entry_point.name in seen:
+                continue  # a distribution found twice on sys.path
+            seen.add(entry_point.name)
+            if wanted is not None:
+                names = {_normalise(entry_point.name), _normalise(dist_name)} & wanted
+                if not names:
+                    continue
+                found.update(names)
+            origin = f"entry point of {dist_name}"
+            try:
+                plugin = entry_point.load()
+            except Exception as error:  # a broken plugin must not stop the others
+                pm.load_failed(entry_point.name, origin, error)
+                continue
+            pm.add_plugin(plugin, entry_point.name, PluginSource(origin, dist.version))
+
+
+def _load_plugins_dir(
+    pm: VaultsyncPluginManager,
+    folder: Path,
+    wanted: set[str] | None,
+    found: set[str],
+    required: bool,
+) -> None:
+    """Register each ``*.py`` file of ``folder`` (skipping names starting ``_`` or ``.``)."""
+    if not folder.is_dir():
+        if required:
+            pm.problems.append(f"plugins folder {folder} does not exist — check --plugins-dir")
+        return
+    for path in sorted(folder.glob("*.py")):
+        name = path.stem
+        if name.startswith(("_", ".")):
+            continue
+        if wanted is not None:
+            if _normalise(name) not in wanted:
+                continue
+            found.add(_normalise(name))
+        try:
+            module = _import_file(path)
+        except Exception as error:  # a broken plugin must not stop the others
+            pm.load_failed(name, str(path), error)
+            continue
+        pm.add_plugin(module, name, PluginSource(str(path)))
+
+
+def _import_file(path: Path) -> object:
+    # A prefixed module name so `json.py` in a plugins folder cannot shadow the stdlib; it is
+    # kept in sys.modules so dataclasses and pickling (process pools) can find the module.
+    module_name = f"vaultsync_plugin_{path.stem}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(module_name, None)
+        raise
+    return module
+
+
+def describe(error: BaseException) -> str:
+    """``NameError: name 'x' is not defined`` — an exception on one line."""
+    message = " ".join(str(error).split())
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+@dataclass(frozen=True)
+class PluginFailure:
+    """A plugin that raised inside a hook. ``str()`` is the one line to show the user."""
+
+    plugin: str
+    hook: str
+    context_text: str
+    error: str  # ``describe(exception)``; a string so it survives a process pool
+    user_error: bool = False  # a ``VaultsyncError``: its sentence is the message
+
+    def __str__(self) -> str:
+        where = f" on {self.context_text}" if self.context_text else ""
+        if self.user_error:
+            return f"{self.error} (plugin '{self.plugin}', {self.hook}{where})"
+        return (
+            f"plugin '{self.plugin}' failed in {self.hook}{where}: {self.error}"
+            " — fix or remove it"
+        )
+
+
+@dataclass(frozen=True)
+class HookOutcome:
+    """What :func:`call_safely` returns: the hook's result and the plugins that failed.
+
+    ``result`` is what pluggy would return: a list of non-None results, or for a
+    ``firstresult`` hook the first non-None result (or ``None``).
+    """
+
+    result: Any
+    failures: tuple[PluginFailure, ...] = ()
+
+
+def call_safely(
+    pm: pluggy.PluginManager, hook_name: str, *, context_text: str = "", **kwargs: Any
+) -> HookOutcome:
+    """Call hook ``hook_name`` with ``kwargs``, one implementation at a time, in pluggy's order.
+
+    An implementation that raises is skipped and recorded as a ``PluginFailure`` (traceback
+    at DEBUG); the others still run, and a ``firstresult`` hook moves on to the next plugin.
+    A ``VaultsyncError`` is a user-facing problem: it is recorded with its own sentence, and a
+    ``firstresult`` hook stops there (the plugin claimed the input but found it unusable).
+    ``context_text`` says what was being processed ("seeds/a.txt line 12"), for the message.
+    Hooks with hook wrappers are called as a whole; a failure names the innermost plugin.
+    """
+    caller = getattr(pm.hook, hook_name)
+    impls = caller.get_hookimpls()
+    firstresult = bool(caller.spec and caller.spec.opts.get("firstresult"))
+    if any(impl.wrapper or impl.hookwrapper for impl in impls):
+        return _call_whole(caller, impls, hook_name, context_text, kwargs)
+    results: list[Any] = []
+    failures: list[PluginFailure] = []
+    for impl in reversed(impls):  # pluggy's call order
+        args = [kwargs[name] for name in impl.argnames]
+        try:
+            value = impl.function(*args)
+        except Exception as error:
+            failures.append(_failure(impl.plugin_name, hook_name, context_text, error))
+            if firstresult and isinstance(error, VaultsyncError):
+                break
+            continue
+        if value is not None:
+            results.append(value)
+            if firstresult:
+                break
+    result = (results[0] if results else None) if firstresult else results
+    return HookOutcome(result, tuple(failures))
+
+
+def _call_whole(caller, impls, hook_name, context_text, kwargs) -> HookOutcome:
+    try:
+        return HookOutcome(caller(**kwargs))
+    except Exception as error:
+        codes = {impl.function.__code__: impl.plugin_name for impl in impls}
+        plugin = "?"
+        traceback = error.__traceback__
+        while traceback is not None:
+            plugin = codes.get(traceback.tb_frame.f_code, plugin)
+            traceback = traceback.tb_next
+        firstresult = bool(caller.spec and caller.spec.opts.get("firstresult"))
+        failure = _failure(plugin, hook_name, context_text, error)
+        return HookOutcome(None if firstresult else [], (failure,))
+
+
+def _failure(plugin: str, hook: str, context_text: str, error: Exception) -> PluginFailure:
+    logger.debug("plugin %r raised in %s (%s)", plugin, hook, context_text, exc_info=error)
+    if isinstance(error, VaultsyncError):
+        return PluginFailure(plugin, hook, context_text, str(error), user_error=True)
+    return PluginFailure(plugin, hook, context_text, describe(error))
+
+
+def list_plugins(pm: pluggy.PluginManager) -> list[dict[str, Any]]:
+    """Every registered plugin, built-ins included, sorted by name.
+
+    Each item is ``{"name": str, "hooks": [hook names, sorted], "version": str | None}``;
+    ``version`` comes from the distribution of an entry-point plugin, ``None`` for built-in and
+    loose-file plugins. Use :func:`plugin_origin` to say where a plugin came from.
+    """
+    sources = getattr(pm, "sources", {})
+    items = []
+    for name, plugin in pm.list_name_plugin():
+        if name is None or plugin is None:
+            continue
+        hooks = sorted(caller.name for caller in pm.get_hookcallers(plugin) or ())
+        source = sources.get(name)
+        items.append({"name": name, "hooks": hooks, "version": source.version if source else None})
+    return sorted(items, key=lambda item: item["name"])
+
+
+def plugin_origin(pm: pluggy.PluginManager, name: str) -> str:
+    """``"built-in"``, ``"entry point of <distribution>"``, a file path, or ``"registered"``."""
+    source = getattr(pm, "sources", {}).get(name)
+    return source.origin if source else "registered"

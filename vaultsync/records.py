@@ -123,6 +123,7 @@ class Concept:
     """A shared concept note."""
 
     name: str  # canonical Title Case name; also the note's file stem
+    id: str = ""  # vaultsync_id: stable, from the concept's matching key
     aliases: tuple[str, ...] = ()
     broader: tuple[str, ...] = ()  # names of broader concepts (that exist in the model)
     narrower: tuple[str, ...] = ()

@@ -1,0 +1,67 @@
+"""The `vaultsync` command line: thin typer commands over the core (one module per command)."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from . import __version__
+from .errors import VaultsyncError
+
+app = typer.Typer(
+    name="vaultsync",
+    help="Turn folders of research abstracts into a living, linked Obsidian vault.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"vaultsync {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[Optional[bool], typer.Option(
+        "--version", callback=_show_version, is_eager=True, help="Print the version and exit.")] = None,
+) -> None:
+    """Turn folders of research abstracts into a living, linked Obsidian vault."""
+
+
+def setup_logging(verbose: bool, quiet: bool) -> None:
+    """One stderr handler; --verbose switches every vaultsync logger to DEBUG."""
+    level = logging.DEBUG if verbose else logging.ERROR if quiet else logging.WARNING
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr, force=True)
+
+
+def fail(error: VaultsyncError) -> typer.Exit:
+    """Print a user error on one line (no traceback) and give the exit to raise."""
+    typer.echo(f"vaultsync: {error}", err=True)
+    return typer.Exit(1)
+
+
+def _register_commands() -> None:
+    from .commands import export
+
+    app.command("export")(export.export_command)
+    for name in ("watch", "plugins", "doctor", "init"):
+        try:
+            module = __import__(f"vaultsync.commands.{name}", fromlist=["command"])
+        except ModuleNotFoundError as error:
+            if error.name != f"vaultsync.commands.{name}":
+                raise
+            continue
+        app.command(name)(getattr(module, f"{name}_command"))
+
+
+_register_commands()
+
+
+def main() -> None:
+    app()

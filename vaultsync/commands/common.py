@@ -1,0 +1,52 @@
+"""Options and output shared by the commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, List, Optional
+
+import typer
+
+from ..records import SyncReport
+
+SeedsArgument = Annotated[Path, typer.Argument(help="Folder of seed files (one abstract per paragraph).")]
+VaultArgument = Annotated[Path, typer.Argument(help="The Obsidian vault to write into (created if missing).")]
+PluginsDirOption = Annotated[Optional[List[Path]], typer.Option(
+    "--plugins-dir", help="Also load every *.py plugin in this folder (repeatable).")]
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")]
+VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Print debug logs and full tracebacks.")]
+
+MAX_PROBLEMS_SHOWN = 20
+
+
+def load_session_setup(seeds: Path, vault: Path, plugins_dir: list[Path] | None, verbose: bool):
+    """The plugin manager and config for a run, and one line per plugin that failed to load."""
+    from ..config import load_config
+    from ..plugins import get_plugin_manager
+
+    config = load_config(vault=vault, project_dir=Path.cwd())
+    pm = get_plugin_manager(plugins_dirs=tuple(plugins_dir or ()), vault=vault, config=config)
+    return pm, config.as_dict(), list(getattr(pm, "load_problems", []))
+
+
+def print_problems(problems: list[str], verbose: bool) -> None:
+    """One line per problem on stderr; a long list is cut unless --verbose."""
+    shown = problems if verbose else problems[:MAX_PROBLEMS_SHOWN]
+    for problem in shown:
+        typer.echo(f"vaultsync: {problem}", err=True)
+    if len(problems) > len(shown):
+        typer.echo(f"vaultsync: … and {len(problems) - len(shown)} more (run with --verbose to see all)", err=True)
+
+
+def summary_line(report: SyncReport, vault: Path) -> str:
+    parts = [f"{report.papers} papers", f"{report.concepts} concepts",
+             f"{len(report.created)} created", f"{len(report.updated)} updated", f"{report.unchanged} unchanged"]
+    if report.removed:
+        parts.append(f"{len(report.removed)} marked removed")
+    parts.append(f"{len(report.conflicts)} conflicts")
+    problems = len(report.warnings) + len(report.errors)
+    parts.append(f"{problems} problem{'s' if problems != 1 else ''}")
+    line = f"{vault}: " + " · ".join(parts)
+    if report.conflicts:
+        line += "\n" + "\n".join(f"  conflict: {c}" for c in report.conflicts)
+    return line

@@ -1,0 +1,81 @@
+"""`vaultsync export`: bring a vault up to date with the seeds folder, once."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, List, Optional
+
+import typer
+
+from ..errors import VaultsyncError
+from .common import (PluginsDirOption, QuietOption, VaultArgument, SeedsArgument, VerboseOption,
+                     load_session_setup, print_problems, summary_line)
+
+
+def _formats_help() -> str:
+    text = "Output format."
+    if "--help" in sys.argv:  # listing formats loads plugins: only worth it for --help
+        try:
+            from ..plugins import get_plugin_manager
+            from ..render import available_formats
+
+            formats = available_formats(get_plugin_manager())
+            text += " Installed: " + "; ".join(f"{n} ({f.description.rstrip('.')})" for n, f in formats.items()) + "."
+        except Exception:  # help must never fail
+            pass
+    return text
+
+
+def export_command(
+    seeds: SeedsArgument = Path("seeds"),
+    vault: VaultArgument = Path("example_vault"),
+    format: Annotated[Optional[str], typer.Option("--format", "-f", help=_formats_help())] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")] = False,
+    recreate_deleted: Annotated[bool, typer.Option(
+        "--recreate-deleted", help="Write again the notes you deleted from the vault.")] = False,
+    plugins_dir: PluginsDirOption = None,
+    quiet: QuietOption = False,
+    verbose: VerboseOption = False,
+) -> None:
+    """Read every seed file in SEEDS and write (or update) the vault in VAULT."""
+    from ..cli import fail, setup_logging
+    from ..pipeline import ExportOptions, export
+
+    setup_logging(verbose, quiet)
+    try:
+        pm, config, problems = load_session_setup(seeds, vault, plugins_dir, verbose)
+        fmt = format or config.get("format") or "obsidian"
+        with _progress(quiet) as progress:
+            options = ExportOptions(format=fmt, dry_run=dry_run, recreate_deleted=recreate_deleted,
+                                    config=config.get("plugins", {}), progress=progress)
+            report = export(seeds, vault, pm, options)
+    except VaultsyncError as error:
+        raise fail(error)
+    print_problems(problems + list(report.warnings) + list(report.errors), verbose)
+    if not quiet:
+        typer.echo(("(dry run) " if dry_run else "") + summary_line(report, vault))
+    if report.errors or report.warnings or problems:
+        raise typer.Exit(1)
+
+
+class _progress:
+    """A spinner naming the stage, on a terminal only (never in pipes, CI or --quiet)."""
+
+    def __init__(self, quiet: bool):
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.status = None
+
+    def __enter__(self):
+        if not self.enabled:
+            return None
+        from rich.console import Console
+
+        self.status = Console(stderr=True).status("reading seeds…")
+        self.status.start()
+        return lambda stage: self.status.update(f"{stage}…")
+
+    def __exit__(self, *exc):
+        if self.status is not None:
+            self.status.stop()
+        return False

@@ -1,0 +1,134 @@
+"""The concepts of a whole corpus: every spelling of one concept gathered under one key.
+
+Extractors report ``ConceptMention``s per paper. ``ConceptIndex`` folds them into clusters by
+``concept_key`` (case, hyphens, dashes, plurals, British spelling) and by the aliases the
+vocabulary knows, decides which clusters deserve a shared concept note, and names each one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from .canonical import concept_key, title_case
+from .generic import is_generic
+from .records import ConceptMention
+
+# How much each kind of evidence says "this is a real research concept".
+KIND_WEIGHT = {"vocabulary": 3.0, "acronym": 2.0, "phrase": 1.0}
+
+
+def is_acronym(text: str) -> bool:
+    """`LLM`, `LLMs`, `MoE`, `3DSGG`, `SS-Neurons`: mostly capitals, short, no spaces."""
+    core = text[:-1] if text.endswith("s") and len(text) > 2 else text
+    return (" " not in text and len(core) <= 12
+            and sum(c.isupper() or c.isdigit() for c in core) >= max(2, (len(core) + 1) // 2))
+
+
+@dataclass
+class Cluster:
+    """Everything the corpus says about one concept."""
+
+    key: str
+    names: Counter = field(default_factory=Counter)  # long forms as written
+    canonical: str | None = None  # a vocabulary's name, when one matched
+    aliases: dict[str, None] = field(default_factory=dict)  # ordered set
+    kinds: Counter = field(default_factory=Counter)  # kind -> papers
+    papers: dict[str, float] = field(default_factory=dict)  # paper id -> salience
+    surfaces: dict[str, dict[str, None]] = field(default_factory=dict)  # paper id -> spellings
+    broader: dict[str, None] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        if self.canonical:
+            return self.canonical
+        # the most common well-formed long form, Title Case as the field writes it
+        best = max(self.names.items(), key=lambda item: (item[1], _well_formed(item[0]), -len(item[0])))[0]
+        return title_case(best)
+
+
+def _well_formed(text: str) -> int:
+    return int(not text.isupper()) + int("-" not in text) + int(not text.islower())
+
+
+class ConceptIndex:
+    """Clusters of concept mentions over a corpus; see the module docstring."""
+
+    def __init__(self) -> None:
+        self.clusters: dict[str, Cluster] = {}
+        self._alias_keys: dict[str, str | None] = {}  # alias key -> cluster key (None: ambiguous)
+        self.paper_keys: dict[str, dict[str, None]] = {}  # paper id -> its cluster keys, in order
+
+    def _cluster_for(self, mention: ConceptMention) -> Cluster:
+        key = concept_key(mention.name)
+        if key not in self.clusters:
+            # a vocabulary alias (`LLM`, `large language model`) joins its canonical concept
+            target = self._alias_keys.get(key)
+            if mention.kind.startswith("acronym") and target is None:
+                for alias in mention.aliases:
+                    target = self._alias_keys.get(concept_key(alias)) or target
+            if target:
+                key = target
+        cluster = self.clusters.get(key)
+        if cluster is None:
+            cluster = self.clusters[key] = Cluster(key)
+        return cluster
+
+    def _learn_aliases(self, mention: ConceptMention) -> None:
+        key = concept_key(mention.name)
+        for alias in (mention.name, *mention.aliases):
+            alias_key = concept_key(alias)
+            if alias_key == key or not alias_key:
+                continue
+            known = self._alias_keys.get(alias_key, key)
+            self._alias_keys[alias_key] = key if known == key else None
+
+    def add_paper(self, paper_id: str, mentions: list[ConceptMention]) -> None:
+        """Fold one paper's mentions in. Vocabulary mentions first, so their aliases anchor."""
+        ordered = sorted(mentions, key=lambda m: m.kind != "vocabulary")
+        keys = self.paper_keys.setdefault(paper_id, {})
+        for mention in ordered:
+            if mention.kind == "vocabulary":
+                self._learn_aliases(mention)
+            cluster = self._cluster_for(mention)
+            keys.setdefault(cluster.key, None)
+            if mention.canonical and not cluster.canonical:
+                cluster.canonical = mention.name
+            if mention.kind != "vocabulary" or not cluster.names:
+                cluster.names[mention.name] += 1
+            for alias in mention.aliases:
+                cluster.aliases.setdefault(alias, None)
+            for name in mention.broader:
+                cluster.broader.setdefault(name, None)
+            first_in_paper = paper_id not in cluster.papers
+            weight = KIND_WEIGHT.get(mention.kind, 1.5) * max(mention.score, 0.1)
+            cluster.papers[paper_id] = cluster.papers.get(paper_id, 0.0) + weight
+            if first_in_paper or mention.kind not in cluster.kinds:
+                cluster.kinds[mention.kind] += 1
+            spellings = cluster.surfaces.setdefault(paper_id, {})
+            for surface in mention.surfaces:
+                spellings.setdefault(surface, None)
+
+    def is_shared_concept(self, cluster: Cluster, promoted_phrases: set[str], own_names: set[str]) -> bool:
+        """Does this cluster deserve a shared concept note?
+
+        Vocabulary concepts always do; an acronym definition does unless the paper coined it
+        for its own method (then it is that paper's alias) and no other paper uses it; a
+        phrase does only when corpus statistics promoted it (it recurs across papers).
+        """
+        if cluster.canonical:
+            return True
+        name = cluster.name
+        if cluster.key in own_names or is_generic(name) or len(cluster.key) < 2:
+            return False
+        if is_acronym(name):
+            return False  # an acronym without its long form is not a concept name
+        kinds = cluster.kinds
+        if kinds.get("acronym"):
+            return True
+        if kinds.get("acronym-coined"):
+            return len(cluster.papers) >= 2
+        if any(kind not in ("phrase", "acronym-coined") for kind in kinds):
+            return True  # a plugin's own kind (dataset, ...) is trusted
+        return cluster.key in promoted_phrases
+

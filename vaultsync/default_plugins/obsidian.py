@@ -1,0 +1,156 @@
+"""The `obsidian` output format (the default): paper, concept, collection and index notes.
+
+Frontmatter holds only scalars and flat lists of strings, links quoted as `"[[…]]"`, so
+Obsidian's Properties view shows it cleanly. The body returned here is the generated region;
+the sync engine wraps it in `%% vaultsync:begin %%` markers and keeps the user's text around it.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from slugify import slugify
+
+from ..hookspecs import hookimpl
+from ..link import collection_id
+from ..records import CollectionInfo, Concept, OutputFile, Paper, RenderContext, VaultModel
+
+PAPERS, CONCEPTS, COLLECTIONS = "Papers", "Concepts", "Collections"
+INDEX = "Index.md"
+
+
+def link(name: str, label: str | None = None) -> str:
+    return f"[[{name}|{label}]]" if label and label != name else f"[[{name}]]"
+
+
+def venue_tag(venue: str | None) -> str | None:
+    """`ICML 2026` -> `icml-2026`: a valid Obsidian tag (it has a non-numeric character)."""
+    tag = slugify(venue or "")
+    return tag if tag and not tag.replace("-", "").isdigit() else None
+
+
+def _gist_line(paper: Paper) -> str:
+    from ..markdown import escape_markdown
+
+    return f"- {link(paper.name)} — {escape_markdown(paper.gist)}" if paper.gist else f"- {link(paper.name)}"
+
+
+def render_paper(paper: Paper, model: VaultModel) -> OutputFile:
+    from ..markdown import abstract_to_markdown, escape_markdown
+
+    abstract = paper.abstract
+    collection = next(c for c in model.collections if paper.id in c.papers)
+    tags = ["paper"] + [t for t in (venue_tag(abstract.collection.venue),) if t]
+    frontmatter = {
+        "vaultsync_id": paper.id,
+        "type": "paper",
+        "title": paper.title,
+        "aliases": list(paper.aliases),
+        "collection": link(collection.name),
+        "venue": abstract.collection.venue or abstract.collection.name,
+        "year": abstract.collection.year,
+        "concepts": [link(c) for c in paper.concepts],
+        "related": [link(model.paper(r).name) for r in paper.related],
+        "urls": list(paper.urls),
+        "source": f"{abstract.seed}, paragraph {abstract.paragraph}",
+        "tags": tags,
+    }
+    if frontmatter["year"] is None:
+        del frontmatter["year"]
+    for key, value in paper.metadata.items():
+        frontmatter.setdefault(key, list(value) if isinstance(value, (tuple, list)) else value)
+    lines = [f"# {escape_markdown(paper.title)}", "", abstract_to_markdown(abstract.text, paper.links), ""]
+    if paper.concepts:
+        lines += ["## Concepts", "", *(f"- {link(c)}" for c in paper.concepts), ""]
+    if paper.related:
+        lines += ["## Related papers", "", *(_gist_line(model.paper(r)) for r in paper.related), ""]
+    return OutputFile(f"{PAPERS}/{paper.name}.md", "\n".join(lines).rstrip() + "\n", frontmatter,
+                      paper.id, kind="paper")
+
+
+def render_concept(concept: Concept, model: VaultModel) -> OutputFile:
+    frontmatter = {
+        "vaultsync_id": concept.id,
+        "type": "concept",
+        "title": concept.name,
+        "aliases": list(concept.aliases),
+        "broader": [link(b) for b in concept.broader],
+        "paper_count": len(concept.papers),
+        "tags": ["concept"],
+    }
+    lines = [f"# {concept.name}", ""]
+    if concept.broader:
+        lines += ["Broader: " + ", ".join(link(b) for b in concept.broader), ""]
+    if concept.narrower:
+        lines += ["## Narrower concepts", "", *(f"- {link(n)}" for n in concept.narrower), ""]
+    if concept.papers:
+        lines += [f"## Papers ({len(concept.papers)})", "", *(_gist_line(model.paper(p)) for p in concept.papers), ""]
+    return OutputFile(f"{CONCEPTS}/{concept.name}.md", "\n".join(lines).rstrip() + "\n", frontmatter,
+                      frontmatter["vaultsync_id"], kind="concept")
+
+
+def render_collection(collection: CollectionInfo, model: VaultModel) -> OutputFile:
+    info = collection.collection
+    frontmatter = {
+        "vaultsync_id": collection_id(info.name),
+        "type": "collection",
+        "title": info.name,
+        "venue": info.venue or info.name,
+        "year": info.year,
+        "paper_count": len(collection.papers),
+        "tags": ["collection"] + [t for t in (venue_tag(info.venue),) if t],
+    }
+    if frontmatter["year"] is None:
+        del frontmatter["year"]
+    lines = [f"# {info.name}", "", f"## Papers ({len(collection.papers)})", "",
+             *(_gist_line(model.paper(p)) for p in collection.papers)]
+    return OutputFile(f"{COLLECTIONS}/{collection.name}.md", "\n".join(lines).rstrip() + "\n", frontmatter,
+                      frontmatter["vaultsync_id"], kind="collection")
+
+
+def render_index(model: VaultModel) -> OutputFile:
+    """The vault's front page: collections, then every concept A–Z with its paper count."""
+    lines = ["# Research vault", "", f"{len(model.papers)} papers, {len(model.concepts)} concepts.", "",
+             "## Collections", "", *(f"- {link(c.name)} ({len(c.papers)} papers)" for c in model.collections), ""]
+    top = sorted(model.concepts, key=lambda c: (-len(c.papers), c.name.casefold()))[:30]
+    lines += ["## Most connected concepts", "", *(f"- {link(c.name)} ({len(c.papers)})" for c in top), ""]
+    lines += ["## All concepts", ""]
+    letter = None
+    for concept in model.concepts:
+        first = concept.name[:1].upper() if concept.name[:1].isalpha() else "#"
+        if first != letter:
+            letter = first
+            lines += ["", f"### {first}" if first != "#" else "### 0–9", ""]
+        lines.append(f"- {link(concept.name)} ({len(concept.papers)})")
+    frontmatter = {"vaultsync_id": "index", "type": "index", "title": "Research vault", "tags": ["index"]}
+    return OutputFile(INDEX, "\n".join(lines).rstrip() + "\n", frontmatter, "index", kind="index")
+
+
+class ObsidianFormat:
+    name = "obsidian"
+    description = "An Obsidian vault: paper, concept and collection notes with wiki-links (default)."
+
+    def render(self, model: VaultModel, context: RenderContext) -> Iterable[OutputFile]:
+        subjects = [*model.papers, *model.concepts, *model.collections]
+        for subject in subjects:
+            rendered = context.render_note(subject, self.name, model) if context.render_note else None
+            yield rendered if rendered is not None else _render_builtin(subject, model)
+        yield render_index(model)
+
+
+def _render_builtin(subject, model: VaultModel) -> OutputFile:
+    if isinstance(subject, Paper):
+        return render_paper(subject, model)
+    if isinstance(subject, Concept):
+        return render_concept(subject, model)
+    return render_collection(subject, model)
+
+
+@hookimpl
+def vaultsync_register_formats(register) -> None:
+    register(ObsidianFormat())
+
+
+@hookimpl(trylast=True)
+def vaultsync_render_note(subject, format: str, model: VaultModel) -> OutputFile | None:
+    return _render_builtin(subject, model) if format == ObsidianFormat.name else None

@@ -1,0 +1,405 @@
+"""Phrase extractor: noun-phrase-like chunks ranked by corpus statistics.
+
+No tagger: text is cut into chunks at punctuation, function words, common verbs, adverbs and
+numbers; suffix rules then trim what a noun phrase cannot start or end with (a verb participle
+after a noun, a trailing adjective, "novel"/"proposed"). Chunks of 1-4 words are candidates.
+``rank_keyphrases`` ranks them by TF-IDF over the given documents; the hook reports each
+non-generic candidate with its in-abstract salience, and ``promote_phrases`` lets the link stage
+keep the ones that recur across papers.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from typing import NamedTuple, Sequence
+
+from ..canonical import concept_key
+from ..generic import is_generic
+from ..hookspecs import hookimpl
+from ..records import Abstract, ConceptMention, ExtractContext, Extraction
+
+__all__ = ["Phrase", "candidate_phrases", "rank_keyphrases", "promote_phrases", "vaultsync_extract"]
+
+MAX_WORDS = 4
+
+# ---------------------------------------------------------------------------------------------
+# Word lists: what cuts a chunk, and what a noun phrase cannot start or end with.
+
+_FUNCTION_WORDS = """
+a an the this that these those there here its it itself they them their theirs we us our ours
+you your he she his her him i me my one ones who whom whose which what when where why how
+whether if then than so because since while although though unless until upon whereas yet
+and or nor but either neither both not no only also just even still very too quite rather
+more most less least much many few several some any all each every other another such same
+own else thus hence therefore however moreover furthermore additionally meanwhile instead
+indeed often always never sometimes usually already again ever further well far almost nearly
+of in on at by for with without within from to into onto over under above below between as
+among amongst across through throughout during before after against about around along
+toward towards via per versus vs beyond despite besides unlike like near behind beneath inside
+outside including e.g i.e etc al cf s t is are was were be been being am has have had having
+do does did doing done can could may might must shall should will would need needs ought
+first second third fourth fifth firstly secondly finally lastly i ii iii iv v vi
+new novel
+"""
+
+# Verbs of scientific prose, as cut points. -ing forms of these are verbs too ("using",
+# "achieving"); gerunds that name things ("learning", "training") are not in this list.
+_VERBS = """
+use make show propose present introduce demonstrate achieve outperform improve provide
+enable allow require obtain yield reveal find suggest indicate study investigate explore
+examine consider address tackle solve leverage exploit employ adopt apply develop design
+evaluate assess analyze analyse describe discuss report compare establish prove derive
+extend generalize reduce increase decrease enhance boost lead remain become seem appear
+exhibit perform achieve attain surpass exceed match reach offer give take bring help aim
+focus rely depend result arise occur exist involve include contain comprise consist
+represent denote define call name refer relate correspond capture incorporate integrate
+combine construct build create generate produce introduce formulate cast frame view treat
+handle mitigate alleviate overcome suffer fail lack struggle limit hinder prevent ensure
+guarantee maintain preserve retain keep support facilitate allow permit let motivate
+inspire highlight emphasize underscore illustrate confirm verify validate corroborate
+observe notice note see know believe argue claim assume expect hypothesize conjecture
+want try seek attempt strive remain become get go come put set run hold stand turn move
+bridge close open unlock unleash pave shed tend continue begin start stop
+conduct carry release publish share introduce identify determine estimate infer predict
+achieve outperforms demonstrate
+"""
+
+# Irregular verb forms and common verb forms the suffix rules miss.
+_VERB_FORMS = """
+made shown given taken found seen known led brought kept held built run ran became began
+went gone got gotten put set let thought brought sought done says said told shows gives
+takes makes finds holds leads keeps sees knows runs becomes gets goes comes puts sets lets
+yields reveals remains relies results arises occurs exists involves includes contains
+consists represents leverages exploits employs adopts applies develops achieves outperforms
+improves provides enables allows requires obtains suggests indicates studies investigates
+explores examines considers addresses tackles solves proposes presents introduces
+demonstrates describes discusses reports compares establishes proves derives extends
+generalizes reduces increases decreases enhances boosts exhibits performs attains surpasses
+exceeds matches reaches offers brings helps aims focuses depends captures incorporates
+integrates combines constructs builds creates generates produces formulates handles
+mitigates alleviates overcomes suffers fails lacks struggles limits hinders prevents ensures
+guarantees maintains preserves retains supports facilitates permits motivates highlights
+emphasizes illustrates confirms verifies validates observes argues claims assumes expects
+continues tends remains seems appears serves plays needs wants tries seeks attempts enables
+based due able unable likely unlikely thereby wherein whereby yet via
+"""
+
+# Words ending in -ly that are nouns, not adverbs.
+LY_NOUNS = frozenset("""
+family anomaly assembly supply monopoly italy butterfly jelly belly bully ally rally
+poly reply apply homily lily holly folly panoply oligopoly duopoly
+""".split())
+
+# Words ending in -ed that are not participles.
+ED_NOUNS = frozenset("""
+speed seed need feed bed red embed shed breed weed hundred creed greed deed bleed steed
+""".split())
+
+# Adjective endings: a chunk never ends on one ("the method is robust").
+ADJECTIVE_SUFFIXES = ("ive", "ous", "ful", "less", "able", "ible", "ical", "ary", "ent", "ant")
+NOUN_SUFFIX_EXCEPTIONS = frozenset("""
+objective objectives alternative alternatives derivative derivatives primitive primitives
+directive initiative executive incentive representative perspective detective narrative
+positive positives negative negatives adhesive explosive locomotive archive archives
+generative cognitive motive motives additive additives relative relatives native natives
+table variable variables cable vegetable label constable syllable timetable
+dictionary vocabulary library summary boundary boundaries secretary diary salary anniversary
+glossary commentary inventory itinerary binary ordinary literary military sanctuary
+agent agents component components gradient gradients student students patient patients
+client clients coefficient coefficients experiment experiments document documents segment
+segments element elements moment moments environment environments content event events
+parent parents talent opponent opponents respondent respondents constituent constituents
+ingredient ingredients embedding continent accident incident president resident agreement
+assessment deployment alignment treatment management payment equipment movement statement
+department development measurement requirement improvement adjustment argument arguments
+instrument instruments investment government achievement enhancement refinement placement
+settlement engagement fragment fragments sentiment attachment commitment employment
+replacement reinforcement advancement entailment containment displacement assignment
+variant variants assistant assistants participant participants constant constants
+invariant invariants determinant determinants quadrant applicant merchant tenant servant
+restaurant plant plants accountant consultant descendant pollutant reactant reactants
+defendant mutant mutants implant elephant infant giant giants
+""".split())
+
+# Words that open noun phrases in abstracts but are never part of the concept.
+LEADING_FILLERS = frozenset("""
+proposed existing various different numerous recent previous current typical popular
+traditional conventional certain particular given simple effective efficient powerful
+promising remarkable comprehensive extensive unified principled systematic specific
+important key main major significant substantial crucial essential overall additional
+several diverse resulting corresponding respective underlying associated related
+improved enhanced superior better best strong stronger great greater good
+""".split())
+
+
+def _verb_forms(bases: str) -> set[str]:
+    forms: set[str] = set()
+    for base in bases.split():
+        stem = base[:-1] if base.endswith("e") and not base.endswith("ee") else base
+        forms.update({base, base + "s", stem + "ed", stem + "ing"})
+        if base.endswith("y") and base[-2] not in "aeiou":
+            forms.update({base[:-1] + "ies", base[:-1] + "ied"})
+    return forms
+
+
+STOPWORDS = frozenset(
+    set(_FUNCTION_WORDS.split()) | _verb_forms(_VERBS) | set(_VERB_FORMS.split())
+)
+
+# Math, URLs, LaTeX commands and HTML tags are masked (they cut chunks and never become phrases).
+_MASK = re.compile(
+    r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]"  # TeX math
+    r"|(?:https?://|ftp://|www\.)\S+"  # URLs
+    r"|\\[A-Za-z]+\*?|</?[A-Za-z][^<>]{0,40}>",  # LaTeX commands, HTML tags
+    re.DOTALL,
+)
+# A word (letters/digits, with inner hyphens, dots, slashes or pluses: GPT-4, v1.5, TCP/IP, C++),
+# and a run of words separated by whitespace only: anything else (punctuation, emphasis, masked
+# text) cuts phrases.
+_WORD = r"[^\W_](?:[^\W_]|[-.+/\u2010\u2011](?=[^\W_]))*\+*"
+_RUN = re.compile(rf"{_WORD}(?:\s+{_WORD})*")
+_NUMBERISH = re.compile(r"^[\d.,/+\-]+(?:st|nd|rd|th|s|k|m|b|x|d)?$")
+_DOMAIN = re.compile(r"\.(?:com|org|net|io|edu|ai|gov|html?|pdf)(?:/|$)")
+
+# Per-word flags, computed once per distinct word.
+_BOUNDARY, _PARTICIPLE, _ADJECTIVE, _FILLER = 1, 2, 4, 8
+_TRAILING = _PARTICIPLE | _ADJECTIVE
+_FLAGS: dict[str, int] = {}
+
+
+class Phrase(NamedTuple):
+    """A candidate phrase: ``text`` is ``source[start:end]`` exactly; ``key`` is its concept key."""
+
+    text: str
+    start: int
+    end: int
+    key: str
+
+
+def _classify(word: str) -> int:
+    lower = word.lower()
+    if (
+        lower in STOPWORDS
+        or _NUMBERISH.match(lower)
+        or (lower.endswith("ly") and len(lower) > 4 and lower not in LY_NOUNS)
+        or ("." in lower and _DOMAIN.search(lower))
+    ):
+        flags = _BOUNDARY
+    else:
+        flags = 0
+        if len(lower) > 4 and lower.endswith("ed") and lower not in ED_NOUNS:
+            flags |= _PARTICIPLE
+        if lower.endswith(ADJECTIVE_SUFFIXES) and lower not in NOUN_SUFFIX_EXCEPTIONS:
+            flags |= _ADJECTIVE
+        if lower in LEADING_FILLERS:
+            flags |= _FILLER
+    if len(_FLAGS) > 200_000:
+        _FLAGS.clear()  # bound the memory an endless stream of new words can take
+    _FLAGS[word] = flags
+    return flags
+
+
+def _mask(text: str) -> str:
+    if "$" in text or "\\" in text or "<" in text or "://" in text or "www." in text:
+        return _MASK.sub(lambda m: "\x00" * (m.end() - m.start()), text)
+    return text
+
+
+def _add(text: str, piece: list[tuple[int, int, int]], out: list["Phrase"]) -> None:
+    """Trim a piece to a noun phrase (no leading filler, no trailing participle/adjective) and keep it."""
+    begin, end = 0, len(piece)
+    while begin < end and piece[begin][2] & _FILLER:
+        begin += 1
+    while end > begin and piece[end - 1][2] & _TRAILING:
+        end -= 1
+    if end - begin > MAX_WORDS:  # keep the head noun and its nearest modifiers
+        begin = end - MAX_WORDS
+        while begin < end - 1 and piece[begin][2] & _FILLER:
+            begin += 1
+    if end > begin:
+        start, stop = piece[begin][0], piece[end - 1][1]
+        surface = text[start:stop]
+        key = concept_key(surface)
+        if key:
+            out.append(Phrase(surface, start, stop, key))
+
+
+def _add_run(text: str, run: list[tuple[int, int, int]], out: list["Phrase"]) -> None:
+    """Cut a run of content words where a participle follows a noun ("model trained on": a verb)."""
+    piece: list[tuple[int, int, int]] = []
+    for item in run:
+        if piece and item[2] & _PARTICIPLE and not piece[-1][2] & _TRAILING:
+            _add(text, piece, out)
+            piece = []
+            continue  # the verb itself belongs to no phrase
+        piece.append(item)
+    if piece:
+        _add(text, piece, out)
+
+
+def candidate_phrases(text: str) -> list["Phrase"]:
+    """Noun-phrase-like chunks of 1-4 words, in text order, each an exact slice of ``text``.
+
+    Chunks are runs of words separated by whitespace only, cut at function words, common verbs,
+    adverbs, numbers and any punctuation; longer runs keep their last four words. Math
+    (``$...$``), URLs, LaTeX commands, HTML tags and Markdown emphasis never enter a phrase.
+    """
+    masked = _mask(text)
+    phrases: list[Phrase] = []
+    flags_of = _FLAGS.get
+    for match in _RUN.finditer(masked):
+        offset = match.start()
+        segment = match.group()
+        run: list[tuple[int, int, int]] = []
+        position = 0
+        for word in segment.split():
+            position = segment.find(word, position)
+            flags = flags_of(word)
+            if flags is None:
+                flags = _classify(word)
+            if flags & _BOUNDARY:
+                if run:
+                    _add_run(text, run, phrases)
+                    run = []
+            else:
+                run.append((offset + position, offset + position + len(word), flags))
+            position += len(word)
+        if run:
+            _add_run(text, run, phrases)
+    return phrases
+
+
+# ---------------------------------------------------------------------------------------------
+# Ranking
+
+
+def _salience(phrases: Sequence[Phrase], length: int) -> dict[str, float]:
+    """Per key: occurrences weighted by how early the phrase first appears and how long it is."""
+    scores: dict[str, float] = {}
+    first: dict[str, int] = {}
+    for phrase in phrases:
+        scores[phrase.key] = scores.get(phrase.key, 0.0) + 1.0
+        first.setdefault(phrase.key, phrase.start)
+    for key, tf in scores.items():
+        words = key.count(" ") + 1
+        position = 1.0 + 1.0 / (1.0 + 5.0 * first[key] / max(length, 1))
+        scores[key] = tf * position * (1.0 + 0.5 * min(words - 1, 2))
+    return scores
+
+
+def _keep(phrase: Phrase) -> bool:
+    return not is_generic(phrase.text)
+
+
+def _document_scores(
+    phrases: Sequence[Phrase], length: int, df: Counter, n_docs: int, word_df: Counter
+) -> dict[str, float]:
+    kept = [p for p in phrases if _keep(p)]
+    if not kept:
+        return {}
+    salience = _salience(kept, length)
+    word_tf: Counter = Counter(w for p in kept for w in p.key.split())
+    scores = {}
+    for key, value in salience.items():
+        idf = math.log((1 + n_docs) / (1 + df[key])) + 1.0
+        words = key.split()
+        # Each word's own TF-IDF lends weight to the phrases it occurs in.
+        word_weight = sum(
+            word_tf[w] * (math.log((1 + n_docs) / (1 + word_df[w])) + 1.0) for w in words
+        ) / len(words)
+        scores[key] = value * idf * word_weight
+    return scores
+
+
+def rank_keyphrases(docs: list[str], k: int = 10) -> list[list[str]]:
+    """The top ``k`` keyphrases of each document, as written, by TF-IDF over ``docs``.
+
+    Document frequencies come from ``docs`` themselves (smooth idf); a phrase's term frequency
+    is weighted by how early it first appears and by its length; phrases sharing a concept key
+    are one phrase. Deterministic: ties break by first position in the document.
+    """
+    per_doc = [candidate_phrases(doc) for doc in docs]
+    df: Counter = Counter()
+    word_df: Counter = Counter()
+    for phrases in per_doc:
+        keys = {p.key for p in phrases}
+        df.update(keys)
+        word_df.update({w for key in keys for w in key.split()})
+    ranked: list[list[str]] = []
+    for doc, phrases in zip(docs, per_doc):
+        scores = _document_scores(phrases, len(doc), df, len(docs), word_df)
+        surface: dict[str, Phrase] = {}
+        for phrase in phrases:
+            surface.setdefault(phrase.key, phrase)
+        order = sorted(scores, key=lambda key: (-scores[key], surface[key].start))
+        ranked.append([surface[key].text for key in order[:k]])
+    return ranked
+
+
+# ---------------------------------------------------------------------------------------------
+# The hook and promotion across papers
+
+
+def phrase_mentions(text: str) -> list[ConceptMention]:
+    """One ``ConceptMention(kind="phrase")`` per non-generic candidate key in ``text``."""
+    phrases = [p for p in candidate_phrases(text) if _keep(p)]
+    if not phrases:
+        return []
+    salience = _salience(phrases, len(text))
+    spellings: dict[str, list[str]] = {}
+    for phrase in phrases:
+        seen = spellings.setdefault(phrase.key, [])
+        if phrase.text not in seen:
+            seen.append(phrase.text)
+    return [
+        ConceptMention(
+            name=Counter(p.text for p in phrases if p.key == key).most_common(1)[0][0],
+            kind="phrase",
+            surfaces=tuple(surfaces),
+            score=round(salience[key], 4),
+        )
+        for key, surfaces in spellings.items()
+    ]
+
+
+@hookimpl
+def vaultsync_extract(abstract: Abstract, context: ExtractContext) -> Extraction | None:
+    """Report the abstract's non-generic noun phrases; the link stage promotes recurring ones."""
+    if not context.options("phrases").get("enabled", True):
+        return None
+    mentions = phrase_mentions(abstract.text)
+    return Extraction(concepts=tuple(mentions)) if mentions else None
+
+
+def promote_phrases(
+    doc_phrases: list[list[ConceptMention]],
+    min_df: int = 2,
+    top_k: int = 15,
+    max_df_ratio: float = 0.5,
+) -> set[str]:
+    """Concept keys of phrases worth a shared concept note.
+
+    A phrase is promoted when it is among the ``top_k`` of some paper by salience x idf, occurs in
+    at least ``min_df`` papers (never fewer than two: a concept shared by one paper is no link),
+    is not generic, and (in corpora of ten papers or more) occurs in at most ``max_df_ratio`` of them.
+    """
+    min_df = max(2, min_df)
+    n_docs = len(doc_phrases)
+    keyed = [
+        {concept_key(m.name): m for m in mentions if m.kind == "phrase"} for mentions in doc_phrases
+    ]
+    df: Counter = Counter(key for doc in keyed for key in doc if key)
+    promoted: set[str] = set()
+    for doc in keyed:
+        scored = []
+        for key, mention in doc.items():
+            if not key or df[key] < min_df or is_generic(mention.name):
+                continue
+            if n_docs >= 10 and df[key] > max_df_ratio * n_docs:
+                continue
+            idf = math.log((1 + n_docs) / (1 + df[key])) + 1.0
+            scored.append((-mention.score * idf, key))
+        promoted.update(key for _, key in sorted(scored)[:top_k])
+    return promoted

@@ -1,0 +1,239 @@
+"""Stage 3, link: from per-abstract facts to one connected vault model.
+
+Dedupes abstracts, folds concept mentions into shared concepts (``ConceptIndex``), gives every
+note a unique, file-name-safe name (keeping names of notes the user already has), builds the
+broader/narrower hierarchy and ranks related papers by the rare concepts they share.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+from typing import Mapping, Sequence
+
+from .canonical import concept_key
+from .concept_index import Cluster, ConceptIndex, is_acronym
+from .extract import Extracted
+from .names import NameRegistry, safe_note_name
+from .records import Abstract, CollectionInfo, Concept, Paper, VaultModel, frozen_mapping
+
+MAX_CONCEPTS_PER_PAPER = 10
+MIN_CONCEPTS_PER_PAPER = 3
+MAX_RELATED = 5
+
+
+def concept_id(key: str) -> str:
+    return "concept-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
+
+
+def collection_id(name: str) -> str:
+    return "collection-" + hashlib.sha256(name.casefold().encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class LinkOptions:
+    """What the vault already says: names the user's notes have, notes the user deleted."""
+
+    existing_names: Mapping[str, str] = field(default_factory=dict)  # vaultsync_id -> note stem
+    deleted_ids: frozenset[str] = frozenset()
+    promote_phrases: object = None  # callable(list[list[ConceptMention]]) -> set[str] of keys
+
+
+def _promoted_phrase_keys(per_paper, promote) -> set[str]:
+    if promote is None:
+        from .default_plugins.phrases import promote_phrases as promote
+    return set(promote([[m for m in mentions if m.kind == "phrase"] for mentions in per_paper]))
+
+
+def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options: LinkOptions = LinkOptions()
+         ) -> VaultModel:
+    """Build the vault model from abstracts (in order) and what was extracted from each."""
+    # 1. one paper per abstract text, first occurrence wins; the user's deletions are respected
+    seen: dict[str, int] = {}
+    for index, abstract in enumerate(abstracts):
+        if abstract.id not in seen and abstract.id not in options.deleted_ids:
+            seen[abstract.id] = index
+    chosen = list(seen.values())
+    papers_in = [(abstracts[i], extracted[i]) for i in chosen]
+
+    # 2. concepts across the corpus
+    index = ConceptIndex()
+    for abstract, facts in papers_in:
+        index.add_paper(abstract.id, list(facts.extraction.concepts))
+    promoted = _promoted_phrase_keys([list(f.extraction.concepts) for _, f in papers_in], options.promote_phrases)
+    own_names = {concept_key(n) for _, f in papers_in for n in (f.name.name, *f.name.aliases) if n}
+    shared = {key: c for key, c in index.clusters.items()
+              if concept_id(key) not in options.deleted_ids and index.is_shared_concept(c, promoted, own_names)}
+
+    # 3. names: the user's existing names first, then concepts, collections, papers
+    registry = NameRegistry()
+    for stem in sorted(options.existing_names.values()):
+        registry.reserve(stem)
+    concept_names = _name_concepts(shared, registry, options.existing_names)
+    broader = _broader_links(shared, concept_names)
+
+    collections: dict[str, list[str]] = defaultdict(list)
+    collection_of = {}
+    for abstract, _ in papers_in:
+        collections[abstract.collection.name].append(abstract.id)
+        collection_of.setdefault(abstract.collection.name, abstract.collection)
+    collection_names = {}
+    for name in sorted(collections):
+        cid = collection_id(name)
+        collection_names[name] = options.existing_names.get(cid) or registry.claim(safe_note_name(name))
+
+    # 4. papers: their concepts (most specific first), inline links, aliases
+    doc_freq = {key: len(c.papers) for key, c in shared.items()}
+    total = max(len(papers_in), 1)
+    paper_concepts: dict[str, list[str]] = {}
+    papers: list[Paper] = []
+    for abstract, facts in papers_in:
+        keys = _paper_concept_keys(abstract.id, index, shared, doc_freq, total, broader)
+        paper_concepts[abstract.id] = keys
+        stem = options.existing_names.get(abstract.id) or registry.claim(
+            safe_note_name(facts.name.name or facts.name.title), disambiguator=facts.name.title)
+        links = tuple((surface, concept_names[key]) for key in keys
+                      for surface in shared[key].surfaces.get(abstract.id, ()))
+        papers.append(Paper(
+            abstract=abstract, name=stem, title=facts.name.title, gist=facts.name.gist,
+            aliases=_paper_aliases(abstract.id, facts, index, shared),
+            concepts=tuple(concept_names[key] for key in keys), links=links,
+            urls=tuple(facts.extraction.metadata.get("urls", ())),
+            metadata=frozen_mapping({k: v for k, v in facts.extraction.metadata.items() if k != "urls"}),
+        ))
+    related = _related_papers(paper_concepts, doc_freq, total)
+    papers = [replace(p, related=related.get(p.id, ())) for p in papers]
+
+    # 5. concept notes list their papers and their place in the hierarchy
+    narrower: dict[str, list[str]] = defaultdict(list)
+    for key, uppers in broader.items():
+        for upper in uppers:
+            narrower[upper].append(key)
+    mentioned_by: dict[str, list[str]] = defaultdict(list)
+    for paper in papers:
+        for key in paper_concepts[paper.id]:
+            mentioned_by[key].append(paper.id)
+    concepts = []
+    for key, cluster in shared.items():
+        if not mentioned_by.get(key) and not narrower.get(key):
+            continue  # nothing links here: no note
+        concepts.append(Concept(
+            name=concept_names[key],
+            id=concept_id(key),
+            aliases=_concept_aliases(cluster, concept_names[key]),
+            broader=tuple(concept_names[k] for k in broader.get(key, ())),
+            narrower=tuple(sorted((concept_names[k] for k in narrower.get(key, ())), key=str.casefold)),
+            papers=tuple(mentioned_by.get(key, ())),
+        ))
+    concepts.sort(key=lambda c: c.name.casefold())
+    return VaultModel(
+        papers=tuple(papers),
+        concepts=tuple(concepts),
+        collections=tuple(CollectionInfo(collection_names[n], collection_of[n], tuple(ids))
+                          for n, ids in sorted(collections.items())),
+    )
+
+
+def _name_concepts(shared: dict[str, Cluster], registry: NameRegistry, existing: Mapping[str, str]) -> dict[str, str]:
+    names = {}
+    for key in sorted(shared, key=lambda k: (-len(shared[k].papers), k)):
+        names[key] = existing.get(concept_id(key)) or registry.claim(safe_note_name(shared[key].name))
+    return names
+
+
+def _broader_links(shared: dict[str, Cluster], names: dict[str, str]) -> dict[str, list[str]]:
+    """`Offline Reinforcement Learning` -> `Reinforcement Learning`: the longest concept key this
+    key ends with, plus the broader concepts the vocabulary states (when they have notes)."""
+    by_name_key = {concept_key(names[k]): k for k in shared}
+    links: dict[str, list[str]] = {}
+    for key, cluster in shared.items():
+        words = key.split()
+        uppers: list[str] = []
+        for start in range(1, len(words)):
+            suffix = " ".join(words[start:])
+            if suffix in shared and suffix != key and not is_acronym(names[suffix]):
+                uppers.append(suffix)
+                break
+        for name in cluster.broader:
+            upper = by_name_key.get(concept_key(name)) or (concept_key(name) if concept_key(name) in shared else None)
+            if upper and upper != key and upper not in uppers:
+                uppers.append(upper)
+        if uppers:
+            links[key] = uppers
+    return links
+
+
+def _paper_concept_keys(paper_id, index: ConceptIndex, shared, doc_freq, total, broader) -> list[str]:
+    """Up to 10 concepts, most specific first: rare in the corpus, salient here, long names."""
+    scored = []
+    for key in index.paper_keys.get(paper_id, ()):
+        cluster = shared.get(key)
+        if cluster is None:
+            continue
+        idf = math.log((1 + total) / (1 + doc_freq[key])) + 1
+        specificity = idf * (1 + 0.15 * len(key.split())) * (1.5 if cluster.canonical else 1.0)
+        scored.append((-specificity * min(cluster.papers[paper_id], 6.0) ** 0.5, key))
+    ordered = [key for _, key in sorted(scored)][:MAX_CONCEPTS_PER_PAPER]
+    # with few concepts, name the broader ones too: a narrow concept implies its broader one
+    for key in list(ordered):
+        for upper in broader.get(key, ()):
+            if len(ordered) < MIN_CONCEPTS_PER_PAPER and upper not in ordered:
+                ordered.append(upper)
+    return ordered
+
+
+def _paper_aliases(paper_id: str, facts: Extracted, index: ConceptIndex, shared) -> tuple[str, ...]:
+    """The paper's own names: its method name and expansion, and acronyms it coined."""
+    aliases: dict[str, None] = {}
+    for alias in (facts.name.name, *facts.name.aliases, *facts.extraction.paper_aliases):
+        if alias:
+            aliases.setdefault(alias, None)
+    for key in index.paper_keys.get(paper_id, ()):
+        cluster = index.clusters[key]
+        if key in shared or not cluster.kinds.get("acronym-coined"):
+            continue
+        for name in (*cluster.aliases, cluster.name):
+            aliases.setdefault(name, None)
+    return tuple(a for a in aliases if a != facts.name.title)
+
+
+def _concept_aliases(cluster: Cluster, name: str) -> tuple[str, ...]:
+    """Acronyms, spelling variants and singular/plural forms, without repeats of the name."""
+    seen = {name.casefold()}
+    aliases = []
+    candidates = [*cluster.aliases, *cluster.names]
+    for spellings in cluster.surfaces.values():
+        candidates.extend(spellings)
+    for alias in candidates:
+        alias = " ".join(alias.split())
+        if alias and alias.casefold() not in seen and "[[" not in alias and "|" not in alias:
+            seen.add(alias.casefold())
+            aliases.append(alias)
+    return tuple(sorted(aliases, key=lambda a: (not is_acronym(a), a.casefold())))
+
+
+def _related_papers(paper_concepts: dict[str, list[str]], doc_freq, total) -> dict[str, tuple[str, ...]]:
+    """For each paper, up to 5 others ranked by shared concepts weighted by rarity (idf)."""
+    papers_of: dict[str, list[str]] = defaultdict(list)
+    for paper_id, keys in paper_concepts.items():
+        for key in keys:
+            papers_of[key].append(paper_id)
+    # a concept half the corpus mentions says nothing about relatedness, and costs n^2
+    cap = max(50, total // 20)
+    weight = {key: math.log(total / len(ids)) for key, ids in papers_of.items() if 1 < len(ids) <= cap}
+    related = {}
+    for paper_id, keys in paper_concepts.items():
+        scores: dict[str, float] = defaultdict(float)
+        for key in keys:
+            w = weight.get(key)
+            if w:
+                for other in papers_of[key]:
+                    if other != paper_id:
+                        scores[other] += w
+        best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:MAX_RELATED]
+        related[paper_id] = tuple(other for other, score in best if score > 0)
+    return related
+
+

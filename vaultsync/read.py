@@ -1,0 +1,105 @@
+"""Stage 1, read: find the seed files in the seeds folder and read each into abstracts."""
+
+from __future__ import annotations
+
+import fnmatch
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pluggy
+
+from .errors import VaultsyncError
+from .records import Seed
+
+log = logging.getLogger(__name__)
+
+# Editors', sync tools' and downloaders' scratch files are never seeds.
+IGNORED_NAMES = ("*~", "*.swp", "*.swx", "*.tmp", "*.part", "*.crdownload", "*.sync-conflict-*",
+                 "*conflicted copy*", "#*#", "*.bak")
+
+
+@dataclass
+class ReadResult:
+    """The seeds read, and one line per problem met (the run's exit status reflects them)."""
+
+    seeds: list[Seed] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # one line per seed file that could not be read
+
+
+def is_ignored(name: str) -> bool:
+    """True for hidden, temporary and sync-artefact file names."""
+    return name.startswith(".") or any(fnmatch.fnmatch(name, pattern) for pattern in IGNORED_NAMES)
+
+
+def display_name(seeds_dir: Path, relative: str) -> str:
+    """How a seed file is named in messages: the path as the user would type it."""
+    return printable(str(seeds_dir / relative))
+
+
+def printable(name: str) -> str:
+    """A file name fit for a message and for a note, even if it was not valid UTF-8."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def list_seed_files(seeds_dir: Path) -> list[str]:
+    """Every candidate seed file below ``seeds_dir`` (relative POSIX paths, sorted)."""
+    if not seeds_dir.is_dir():
+        what = "is not a folder" if seeds_dir.exists() else "does not exist"
+        raise VaultsyncError(f"seeds folder {seeds_dir} {what}; create it or pass the right path")
+    found = []
+    for root, dirs, files in os.walk(seeds_dir, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in files:
+            if not is_ignored(name):
+                found.append((Path(root) / name).relative_to(seeds_dir).as_posix())
+    return sorted(found)
+
+
+def read_seed_file(seeds_dir: Path, relative: str, pm: pluggy.PluginManager) -> Seed | None:
+    """Read one seed file through the ``vaultsync_read_seed`` hook.
+
+    Returns None for files no plugin reads (not seeds). Raises ``VaultsyncError`` with one line
+    for a seed that cannot be used.
+    """
+    path = seeds_dir / relative
+    display = display_name(seeds_dir, relative)
+    if path.is_symlink():
+        target = path.resolve()
+        if not target.is_relative_to(seeds_dir.resolve()):
+            raise VaultsyncError(
+                f"{display}: is a link to {printable(str(target))}, outside the seeds folder; "
+                "skipped it (copy the file into the seeds folder instead)"
+            )
+    if not path.is_file():
+        raise VaultsyncError(f"{display}: is not a regular file; skipped it")
+    safe_relative = printable(relative)
+    try:
+        seed = pm.hook.vaultsync_read_seed(path=path, relative=safe_relative)
+    except VaultsyncError:
+        raise
+    except Exception as error:  # a plugin's bug must not stop the other seeds
+        raise VaultsyncError(f"{display}: a seed reader failed ({type(error).__name__}: {error})") from error
+    if seed is not None and safe_relative != relative:
+        seed = Seed(seed.path, seed.collection, seed.abstracts,
+                    seed.problems + (f"{display}: file name is not valid UTF-8; rename it",))
+    return seed
+
+
+def read_seeds(seeds_dir: Path, pm: pluggy.PluginManager, only: list[str] | None = None) -> ReadResult:
+    """Read every seed file (or only the relative paths in ``only``); problems never stop the run."""
+    result = ReadResult()
+    for relative in only if only is not None else list_seed_files(seeds_dir):
+        try:
+            seed = read_seed_file(seeds_dir, relative, pm)
+        except VaultsyncError as error:
+            result.failed.append(str(error))
+            continue
+        if seed is None:
+            log.debug("%s: not a seed file; ignored", relative)
+            continue
+        result.seeds.append(seed)
+        result.problems.extend(seed.problems)
+    return result

@@ -1,0 +1,32 @@
+"""Stage 4, render: turn the vault model into files for one output format (a plugin)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import pluggy
+
+from .errors import VaultsyncError
+from .records import OutputFile, OutputFormat, RenderContext, VaultModel, frozen_mapping
+
+
+def available_formats(pm: pluggy.PluginManager) -> dict[str, OutputFormat]:
+    """Every output format the loaded plugins register, by name (a later plugin wins a name)."""
+    formats: dict[str, OutputFormat] = {}
+    pm.hook.vaultsync_register_formats(register=lambda fmt: formats.__setitem__(fmt.name, fmt))
+    return dict(sorted(formats.items()))
+
+
+def render(model: VaultModel, format_name: str, pm: pluggy.PluginManager,
+           options: Mapping[str, Any] | None = None) -> list[OutputFile]:
+    """Render every note of ``model`` in the format ``format_name``."""
+    formats = available_formats(pm)
+    if format_name not in formats:
+        known = ", ".join(formats) or "none"
+        raise VaultsyncError(f"unknown output format {format_name!r}; installed formats: {known}")
+
+    def render_note(subject, fmt: str, model: VaultModel) -> OutputFile | None:
+        return pm.hook.vaultsync_render_note(subject=subject, format=fmt, model=model)
+
+    context = RenderContext(options=frozen_mapping(options), render_note=render_note)
+    return list(formats[format_name].render(model, context))

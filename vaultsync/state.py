@@ -1,0 +1,156 @@
+"""What vaultsync last wrote into a vault, cached in SQLite **outside** the vault.
+
+The vault is the source of truth; this is a cache. Sync tools corrupt live databases inside
+synced folders, so the database lives in the user's state directory
+(``platformdirs.user_state_dir("vaultsync")``, or ``$VAULTSYNC_STATE_DIR``), one file per vault,
+named by a hash of the vault's resolved path. Delete it and the next run rebuilds it from the
+notes' ``vaultsync_id``s (only "which notes did the user delete" is forgotten).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import platformdirs
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS notes (
+    key TEXT PRIMARY KEY,          -- vaultsync_id, or 'path:' + path for files without one
+    path TEXT NOT NULL,            -- vault-relative, POSIX
+    kind TEXT,
+    content_sha TEXT,              -- sha256 of the bytes last written or seen
+    region_sha TEXT,
+    input_sha TEXT,                -- hash of the OutputFile that produced content_sha
+    owned_keys TEXT,               -- JSON list of the frontmatter keys vaultsync wrote
+    signature TEXT                 -- JSON [inode, size, mtime_ns] after the write
+);
+CREATE TABLE IF NOT EXISTS seeds (path TEXT PRIMARY KEY, sha TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS papers (
+    id TEXT NOT NULL, seed TEXT NOT NULL, paragraph INTEGER, text TEXT,
+    PRIMARY KEY (id, seed)
+);
+CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, value BLOB);
+"""
+
+
+def state_dir() -> Path:
+    """Where state databases live: ``$VAULTSYNC_STATE_DIR`` or the platform's user state dir."""
+    return Path(os.environ.get("VAULTSYNC_STATE_DIR") or platformdirs.user_state_dir("vaultsync"))
+
+
+def vault_key(vault: str | os.PathLike) -> str:
+    """The name of a vault's state files: a hash of its resolved path."""
+    return hashlib.sha256(str(Path(vault).resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:24]
+
+
+@dataclass(frozen=True)
+class NoteRecord:
+    """One file as vaultsync last wrote (or saw) it."""
+
+    key: str
+    path: str
+    kind: str | None = None
+    content_sha: str | None = None
+    region_sha: str | None = None
+    input_sha: str | None = None
+    owned_keys: tuple[str, ...] = ()
+    signature: tuple[int, int, int] | None = None
+
+    @property
+    def vaultsync_id(self) -> str | None:
+        return None if self.key.startswith("path:") else self.key
+
+
+@dataclass(frozen=True)
+class PaperRecord:
+    """Where an abstract was and what it said (normalised), for matching edited abstracts."""
+
+    id: str
+    seed: str
+    paragraph: int
+    text: str
+
+
+class State:
+    """The state database of one vault. Writes are grouped with ``transaction()``."""
+
+    def __init__(self, vault: str | os.PathLike, directory: str | os.PathLike | None = None):
+        folder = Path(directory) if directory is not None else state_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        self.path = folder / f"{vault_key(vault)}.sqlite"
+        self._db = sqlite3.connect(self.path, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        self._db.execute("BEGIN")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    # notes ------------------------------------------------------------------------------
+    def notes(self) -> dict[str, NoteRecord]:
+        rows = self._db.execute("SELECT * FROM notes").fetchall()
+        return {r[0]: _note(r) for r in rows}
+
+    def put_note(self, rec: NoteRecord) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO notes VALUES (?,?,?,?,?,?,?,?)",
+            (rec.key, rec.path, rec.kind, rec.content_sha, rec.region_sha, rec.input_sha,
+             json.dumps(list(rec.owned_keys)),
+             json.dumps(list(rec.signature)) if rec.signature else None),
+        )
+
+    def delete_note(self, key: str) -> None:
+        self._db.execute("DELETE FROM notes WHERE key = ?", (key,))
+
+    # seeds ------------------------------------------------------------------------------
+    def seed_hash(self, seed: str) -> str | None:
+        row = self._db.execute("SELECT sha FROM seeds WHERE path = ?", (seed,)).fetchone()
+        return row[0] if row else None
+
+    def put_seed_hash(self, seed: str, sha: str) -> None:
+        self._db.execute("INSERT OR REPLACE INTO seeds VALUES (?, ?)", (seed, sha))
+
+    # papers -----------------------------------------------------------------------------
+    def papers(self) -> list[PaperRecord]:
+        rows = self._db.execute("SELECT id, seed, paragraph, text FROM papers ORDER BY seed, paragraph")
+        return [PaperRecord(*r) for r in rows]
+
+    def replace_papers(self, seeds: Iterable[str], papers: Iterable[PaperRecord],
+                       forget_ids: Iterable[str] = ()) -> None:
+        """Forget the papers of ``seeds`` and the ids ``forget_ids``, then store ``papers``."""
+        self._db.executemany("DELETE FROM papers WHERE seed = ?", [(s,) for s in seeds])
+        self._db.executemany("DELETE FROM papers WHERE id = ?", [(i,) for i in forget_ids])
+        self._db.executemany("INSERT OR REPLACE INTO papers VALUES (?,?,?,?)",
+                             [(p.id, p.seed, p.paragraph, p.text) for p in papers])
+
+    # free-form cache for other stages (e.g. extraction results) ---------------------------
+    def get_blob(self, key: str) -> bytes | None:
+        row = self._db.execute("SELECT value FROM blobs WHERE key = ?", (key,)).fetchone()
+        return bytes(row[0]) if row else None
+
+    def put_blob(self, key: str, value: bytes) -> None:
+        self._db.execute("INSERT OR REPLACE INTO blobs VALUES (?, ?)", (key, value))
+
+
+def _note(row: tuple) -> NoteRecord:
+    key, path, kind, content, region, inp, owned, sig = row
+    return NoteRecord(key, path, kind, content, region, inp,
+                      tuple(json.loads(owned)) if owned else (),
+                      tuple(json.loads(sig)) if sig else None)

@@ -1,0 +1,143 @@
+"""Write files into the vault safely: atomically, and never outside it.
+
+A note is written to a temp file in its own folder (``.vaultsync-tmp-…``: a dot-name, so
+Obsidian and sync tools ignore it), flushed to disk, then renamed over the note, and the folder
+is flushed too. A crash at any instant leaves the old note or the new one, never half of one;
+``sweep_temp_files`` removes the temp files a crash left behind.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path, PurePosixPath
+
+from .errors import VaultsyncError
+
+TEMP_PREFIX = ".vaultsync-tmp-"
+_FORBIDDEN = set('\x00\\:*?"<>|') | {chr(c) for c in range(32)}
+
+
+class NoteChangedError(VaultsyncError):
+    """The note changed on disk between reading it and replacing it (the user saved it)."""
+
+
+def resolve_vault_path(vault: str | os.PathLike, relative: str, *, hidden_ok: bool = False) -> Path:
+    """The real path of ``relative`` inside ``vault``, or ``VaultsyncError`` if it would escape.
+
+    ``relative`` must be a relative POSIX path without ``..``, ``.``, empty or (unless
+    ``hidden_ok``) dot-named parts. Symlinks on the way are resolved: one that leads outside the
+    vault is refused; one inside it is written through (the returned path is the real file).
+    """
+    rel = PurePosixPath(relative)
+    parts = relative.split("/")
+    if (not relative or rel.is_absolute() or any(p in ("", ".", "..") for p in parts)
+            or any(c in _FORBIDDEN for c in relative) or (len(parts[0]) > 1 and parts[0][1] == ":")
+            or (not hidden_ok and any(p.startswith(".") for p in parts))):
+        raise VaultsyncError(f"refused to write {relative!r}: not a plain path inside the vault")
+    root = Path(vault).resolve()
+    target = (root / Path(*parts)).resolve()
+    if target == root or not target.is_relative_to(root):
+        raise VaultsyncError(
+            f"refused to write {relative!r}: it leads outside the vault (through a symlink?)")
+    return target
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_MODE = 0o666 & ~_umask()
+
+
+def file_signature(path: str | os.PathLike) -> tuple[int, int, int] | None:
+    """(inode, size, mtime_ns) of a file, or ``None`` if it does not exist: a cheap change check."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # e.g. Windows cannot open folders
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_bytes_atomically(
+    path: str | os.PathLike, data: bytes, *, vault: str | os.PathLike | None = None,
+    expect: tuple[int, int, int] | None | bool = False,
+) -> Path:
+    """Replace ``path`` with ``data`` atomically; return the real path written.
+
+    With ``vault``, ``path`` is vault-relative and checked by ``resolve_vault_path``; without
+    it, ``path`` must not contain ``..``. ``expect`` (a ``file_signature`` or ``None`` for
+    "must not exist") is checked just before the rename; on mismatch the temp file is removed
+    and ``NoteChangedError`` raised, so an edit saved meanwhile is never overwritten.
+    """
+    if vault is not None:
+        target = resolve_vault_path(vault, os.fspath(path), hidden_ok=True)
+    else:
+        if ".." in Path(path).parts:
+            raise VaultsyncError(f"refused to write {os.fspath(path)!r}: it contains '..'")
+        target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = os.stat(target).st_mode & 0o7777
+    except FileNotFoundError:
+        mode = _MODE
+    fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        if expect is not False and file_signature(target) != expect:
+            raise NoteChangedError(f"{os.fspath(path)} changed while vaultsync was writing it")
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_dir(target.parent)
+    return target
+
+
+def write_note_atomically(
+    path: str | os.PathLike, text: str, *, vault: str | os.PathLike | None = None,
+    expect: tuple[int, int, int] | None | bool = False,
+) -> Path:
+    """Write ``text`` as UTF-8 to ``path`` atomically (see ``write_bytes_atomically``)."""
+    return write_bytes_atomically(path, text.encode("utf-8"), vault=vault, expect=expect)
+
+
+def sweep_temp_files(vault: str | os.PathLike) -> list[Path]:
+    """Remove temp files a crashed vaultsync left anywhere in ``vault``; return them.
+
+    Call it only while holding the vault's writer lock. Symlinked folders are not entered.
+    """
+    removed: list[Path] = []
+    for folder, dirs, files in os.walk(vault):
+        dirs[:] = [d for d in dirs if d != ".git" and not os.path.islink(os.path.join(folder, d))]
+        for name in files:
+            if name.startswith(TEMP_PREFIX):
+                path = Path(folder, name)
+                try:
+                    path.unlink()
+                    removed.append(path)
+                except FileNotFoundError:
+                    pass
+    return removed
