@@ -63,6 +63,8 @@ small number|wide adoption|growing interest|increasing attention|significant att
 practical applications|various applications|many applications|new approach|new method
 novel approach|novel method|novel framework|simple yet effective|effective method
 efficient method|general framework|unified framework|main contributions|contributions
+computational efficiency|computational cost|computational overhead|performance degradation
+performance gap|performance drop|project page|project website|code and data|plug-and-play
 """.replace("\n", "|").split("|") if p.strip())
 
 # Words that only grade or point at a result; a phrase built from these and GENERIC_NOUNS alone

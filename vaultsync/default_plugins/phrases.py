@@ -15,12 +15,19 @@ import re
 from collections import Counter
 from typing import NamedTuple, Sequence
 
-from ..canonical import concept_key
+from ..canonical import concept_key, singular
 from ..generic import is_generic
 from ..hookspecs import hookimpl
 from ..records import Abstract, ConceptMention, ExtractContext, Extraction
 
-__all__ = ["Phrase", "candidate_phrases", "rank_keyphrases", "promote_phrases", "vaultsync_extract"]
+__all__ = [
+    "Phrase",
+    "candidate_phrases",
+    "rank_keyphrases",
+    "phrase_mentions",
+    "promote_phrases",
+    "vaultsync_extract",
+]
 
 MAX_WORDS = 4
 
@@ -98,6 +105,13 @@ speed seed need feed bed red embed shed breed weed hundred creed greed deed blee
 """.split())
 
 # Adjective endings: a chunk never ends on one ("the method is robust").
+# Endings of nouns and adjectives; a bare lower-case word without one, right after "to", is
+# taken for an infinitive ("to recover latent components").
+NOUN_SUFFIXES = (
+    "tion", "sion", "ment", "ness", "ity", "ism", "ist", "ure", "ance", "ence", "ing", "or",
+    "ar", "al", "ic", "ics", "ogy", "phy", "sis", "ry", "cy", "ty", "th", "ship", "hood", "ee",
+    "um", "ix", "ex", "on", "ia", "ine", "ide", "ite", "ard", "nt", "oid", "ant", "ent",
+)
 ADJECTIVE_SUFFIXES = ("ive", "ous", "ful", "less", "able", "ible", "ical", "ary", "ent", "ant")
 NOUN_SUFFIX_EXCEPTIONS = frozenset("""
 objective objectives alternative alternatives derivative derivatives primitive primitives
@@ -121,6 +135,14 @@ variant variants assistant assistants participant participants constant constant
 invariant invariants determinant determinants quadrant applicant merchant tenant servant
 restaurant plant plants accountant consultant descendant pollutant reactant reactants
 defendant mutant mutants implant elephant infant giant giants
+""".split())
+
+# Plain adjectives the suffix rules miss; like those, they never end a phrase ("keeps X small").
+PLAIN_ADJECTIVES = frozenset("""
+small large big huge tiny high low long short fast slow quick old young good bad hard easy
+simple clear free full deep shallow wide narrow strong weak rich poor true false dense sparse
+robust smooth safe sure aware alike alone apart close costly fair fine flat firm harsh heavy
+light loose tight rare scarce sharp slight steep stiff thick thin vast brittle noisy clean
 """.split())
 
 # Words that open noun phrases in abstracts but are never part of the concept.
@@ -150,7 +172,7 @@ STOPWORDS = frozenset(
 
 # Math, URLs, LaTeX commands and HTML tags are masked (they cut chunks and never become phrases).
 _MASK = re.compile(
-    r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]"  # TeX math
+    r"\$\$.*?\$\$|\$[^$]{1,400}\$|\\\(.*?\\\)|\\\[.*?\\\]"  # TeX math
     r"|(?:https?://|ftp://|www\.)\S+"  # URLs
     r"|\\[A-Za-z]+\*?|</?[A-Za-z][^<>]{0,40}>",  # LaTeX commands, HTML tags
     re.DOTALL,
@@ -160,11 +182,11 @@ _MASK = re.compile(
 # text) cuts phrases.
 _WORD = r"[^\W_](?:[^\W_]|[-.+/\u2010\u2011](?=[^\W_]))*\+*"
 _RUN = re.compile(rf"{_WORD}(?:\s+{_WORD})*")
-_NUMBERISH = re.compile(r"^[\d.,/+\-]+(?:st|nd|rd|th|s|k|m|b|x|d)?$")
+_NUMBERISH = re.compile(r"^[\d.,/+\-]+(?:st|nd|rd|th|s|k|m|b|x)?$")
 _DOMAIN = re.compile(r"\.(?:com|org|net|io|edu|ai|gov|html?|pdf)(?:/|$)")
 
 # Per-word flags, computed once per distinct word.
-_BOUNDARY, _PARTICIPLE, _ADJECTIVE, _FILLER = 1, 2, 4, 8
+_BOUNDARY, _PARTICIPLE, _ADJECTIVE, _FILLER, _PLURAL, _LOWER, _BARE, _TO = 1, 2, 4, 8, 16, 32, 64, 128
 _TRAILING = _PARTICIPLE | _ADJECTIVE
 _FLAGS: dict[str, int] = {}
 
@@ -186,15 +208,23 @@ def _classify(word: str) -> int:
         or (lower.endswith("ly") and len(lower) > 4 and lower not in LY_NOUNS)
         or ("." in lower and _DOMAIN.search(lower))
     ):
-        flags = _BOUNDARY
+        flags = _BOUNDARY | (_TO if lower == "to" else 0)
     else:
         flags = 0
         if len(lower) > 4 and lower.endswith("ed") and lower not in ED_NOUNS:
             flags |= _PARTICIPLE
-        if lower.endswith(ADJECTIVE_SUFFIXES) and lower not in NOUN_SUFFIX_EXCEPTIONS:
+        if lower in PLAIN_ADJECTIVES or (
+            lower.endswith(ADJECTIVE_SUFFIXES) and lower not in NOUN_SUFFIX_EXCEPTIONS
+        ):
             flags |= _ADJECTIVE
         if lower in LEADING_FILLERS:
             flags |= _FILLER
+        if word.islower() and word.isalpha():
+            flags |= _LOWER
+            if lower.endswith("s") and len(lower) > 3 and singular(lower) != lower:
+                flags |= _PLURAL
+            elif not lower.endswith(NOUN_SUFFIXES) and not flags & _TRAILING:
+                flags |= _BARE  # a base-form verb after "to" ("to recover"), or a noun
     if len(_FLAGS) > 200_000:
         _FLAGS.clear()  # bound the memory an endless stream of new words can take
     _FLAGS[word] = flags
@@ -228,13 +258,22 @@ def _add(text: str, piece: list[tuple[int, int, int]], out: list["Phrase"]) -> N
 
 def _add_run(text: str, run: list[tuple[int, int, int]], out: list["Phrase"]) -> None:
     """Cut a run of content words where a participle follows a noun ("model trained on": a verb)."""
+    if len(run) == 1:
+        _add(text, run, out)
+        return
     piece: list[tuple[int, int, int]] = []
-    for item in run:
+    last = len(run) - 1
+    for index, item in enumerate(run):
         if piece and item[2] & _PARTICIPLE and not piece[-1][2] & _TRAILING:
             _add(text, piece, out)
             piece = []
             continue  # the verb itself belongs to no phrase
         piece.append(item)
+        # A plural noun inside a lower-case run ends its phrase: "experts classification",
+        # "nodes compete", "compounds occurring": what follows is a verb or a new phrase.
+        if index < last and item[2] & _PLURAL and run[index + 1][2] & _LOWER:
+            _add(text, piece, out)
+            piece = []
     if piece:
         _add(text, piece, out)
 
@@ -254,17 +293,20 @@ def candidate_phrases(text: str) -> list["Phrase"]:
         segment = match.group()
         run: list[tuple[int, int, int]] = []
         position = 0
+        after_to = False
         for word in segment.split():
             position = segment.find(word, position)
             flags = flags_of(word)
             if flags is None:
                 flags = _classify(word)
-            if flags & _BOUNDARY:
+            if flags & _BOUNDARY or (after_to and not run and flags & _BARE):
                 if run:
                     _add_run(text, run, phrases)
                     run = []
+                after_to = bool(flags & _TO)
             else:
                 run.append((offset + position, offset + position + len(word), flags))
+                after_to = False
             position += len(word)
         if run:
             _add_run(text, run, phrases)
@@ -293,24 +335,13 @@ def _keep(phrase: Phrase) -> bool:
     return not is_generic(phrase.text)
 
 
-def _document_scores(
-    phrases: Sequence[Phrase], length: int, df: Counter, n_docs: int, word_df: Counter
-) -> dict[str, float]:
+def _document_scores(phrases: Sequence[Phrase], length: int, df: Counter, n_docs: int) -> dict[str, float]:
+    """TF-IDF of each non-generic key: weighted term frequency x smooth idf over the corpus."""
     kept = [p for p in phrases if _keep(p)]
-    if not kept:
-        return {}
     salience = _salience(kept, length)
-    word_tf: Counter = Counter(w for p in kept for w in p.key.split())
-    scores = {}
-    for key, value in salience.items():
-        idf = math.log((1 + n_docs) / (1 + df[key])) + 1.0
-        words = key.split()
-        # Each word's own TF-IDF lends weight to the phrases it occurs in.
-        word_weight = sum(
-            word_tf[w] * (math.log((1 + n_docs) / (1 + word_df[w])) + 1.0) for w in words
-        ) / len(words)
-        scores[key] = value * idf * word_weight
-    return scores
+    return {
+        key: value * (math.log((1 + n_docs) / (1 + df[key])) + 1.0) for key, value in salience.items()
+    }
 
 
 def rank_keyphrases(docs: list[str], k: int = 10) -> list[list[str]]:
@@ -322,14 +353,11 @@ def rank_keyphrases(docs: list[str], k: int = 10) -> list[list[str]]:
     """
     per_doc = [candidate_phrases(doc) for doc in docs]
     df: Counter = Counter()
-    word_df: Counter = Counter()
     for phrases in per_doc:
-        keys = {p.key for p in phrases}
-        df.update(keys)
-        word_df.update({w for key in keys for w in key.split()})
+        df.update({p.key for p in phrases})
     ranked: list[list[str]] = []
-    for doc, phrases in zip(docs, per_doc):
-        scores = _document_scores(phrases, len(doc), df, len(docs), word_df)
+    for doc, phrases in zip(docs, per_doc, strict=True):
+        scores = _document_scores(phrases, len(doc), df, len(docs))
         surface: dict[str, Phrase] = {}
         for phrase in phrases:
             surface.setdefault(phrase.key, phrase)
@@ -345,22 +373,19 @@ def rank_keyphrases(docs: list[str], k: int = 10) -> list[list[str]]:
 def phrase_mentions(text: str) -> list[ConceptMention]:
     """One ``ConceptMention(kind="phrase")`` per non-generic candidate key in ``text``."""
     phrases = [p for p in candidate_phrases(text) if _keep(p)]
-    if not phrases:
-        return []
     salience = _salience(phrases, len(text))
-    spellings: dict[str, list[str]] = {}
+    spellings: dict[str, Counter] = {}
     for phrase in phrases:
-        seen = spellings.setdefault(phrase.key, [])
-        if phrase.text not in seen:
-            seen.append(phrase.text)
+        spellings.setdefault(phrase.key, Counter())[phrase.text] += 1
+    # The name is the spelling written most often (the first one on a tie); surfaces keep text order.
     return [
         ConceptMention(
-            name=Counter(p.text for p in phrases if p.key == key).most_common(1)[0][0],
+            name=counts.most_common(1)[0][0],
             kind="phrase",
-            surfaces=tuple(surfaces),
+            surfaces=tuple(counts),
             score=round(salience[key], 4),
         )
-        for key, surfaces in spellings.items()
+        for key, counts in spellings.items()
     ]
 
 
@@ -378,14 +403,17 @@ def promote_phrases(
     min_df: int = 2,
     top_k: int = 15,
     max_df_ratio: float = 0.5,
+    min_df_single: int = 3,
 ) -> set[str]:
     """Concept keys of phrases worth a shared concept note.
 
     A phrase is promoted when it is among the ``top_k`` of some paper by salience x idf, occurs in
-    at least ``min_df`` papers (never fewer than two: a concept shared by one paper is no link),
-    is not generic, and (in corpora of ten papers or more) occurs in at most ``max_df_ratio`` of them.
+    at least ``min_df`` papers (never fewer than two: a concept of one paper links nothing), or
+    ``min_df_single`` for a single word (weaker evidence of a concept), is not generic, and (in
+    corpora of ten papers or more) occurs in at most ``max_df_ratio`` of them.
     """
     min_df = max(2, min_df)
+    min_df_single = max(min_df, min_df_single)
     n_docs = len(doc_phrases)
     keyed = [
         {concept_key(m.name): m for m in mentions if m.kind == "phrase"} for mentions in doc_phrases
@@ -395,7 +423,8 @@ def promote_phrases(
     for doc in keyed:
         scored = []
         for key, mention in doc.items():
-            if not key or df[key] < min_df or is_generic(mention.name):
+            needed = min_df if " " in key else min_df_single
+            if not key or df[key] < needed or is_generic(mention.name):
                 continue
             if n_docs >= 10 and df[key] > max_df_ratio * n_docs:
                 continue
