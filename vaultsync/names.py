@@ -119,13 +119,18 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
+_SMALL_WORDS = {"a", "an", "the", "of", "for", "to", "in", "on", "with", "and", "or", "by", "via"}
+
+
 def _short_hint(hint: str, max_chars: int = 60) -> str:
     hint = _SPACES.sub(" ", hint).strip(" ,;:.")
     if len(hint) <= max_chars:
         return hint
-    cut = hint[:max_chars]
-    space = cut.rfind(" ")
-    return (cut[:space] if space > 0 else cut).rstrip(" ,;:.")
+    words = hint[:max_chars + 1].split(" ")
+    words = words[:-1] if len(words) > 1 else [hint[:max_chars]]
+    while len(words) > 1 and words[-1].casefold() in _SMALL_WORDS:
+        words.pop()  # `... paradigm for` reads as cut off
+    return " ".join(words).rstrip(" ,;:.")
 
 
 class NameRegistry:
@@ -133,7 +138,8 @@ class NameRegistry:
 
     ``claim("PRISM", hints=("geodesic representation learning",))`` returns ``PRISM`` the first
     time; a second paper also called PRISM gets ``PRISM (geodesic representation learning)``
-    from its first hint that is still free (hints are cut to 60 characters), and only when no
+    from its first hint that is still free (hints are cut to 60 characters at a word, and a
+    leading repeat of the name, as in a title ``PRISM — ...``, is dropped), and only when no
     hint helps ``PRISM (2)``, ``PRISM (3)``, ... Two names never collide under
     :func:`name_key`. The same claims in the same order give the same names.
     """
@@ -159,6 +165,8 @@ class NameRegistry:
         base = safe_note_name(name, self.max_bytes)
         candidates = [base]
         for hint in hints:
+            if hint[:len(base)].casefold() == base.casefold():
+                hint = hint[len(base):].lstrip(" —–-:,")  # a title `PRISM — a ...` repeats the name
             hint = safe_note_name(_short_hint(hint), self.max_bytes) if hint.strip() else ""
             if hint and name_key(hint) != name_key(base):
                 candidates.append(self._with_suffix(base, f" ({hint})"))
