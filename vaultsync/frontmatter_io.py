@@ -20,6 +20,7 @@ import yaml
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STR_TAG = "tag:yaml.org,2002:str"
 _RESOLVER = yaml.resolver.Resolver()
+_MISSING = object()
 
 # YAML 1.2 core schema: plain scalars that are not strings there (npm yaml, Obsidian).
 _CORE_NOT_STR = re.compile(
@@ -180,7 +181,7 @@ def merge_frontmatter(
     owned = set(new) | set(owned_keys)
     order = list(new)
     blocks = _key_blocks(yaml_text or "")
-    merged = _merge_blocks(blocks, new, owned, order) if blocks is not None else None
+    merged = _merge_blocks(blocks, old, new, owned, order) if blocks is not None else None
     if merged is None or not _reads_as(merged, old, new, owned):
         # Could not keep the user's text verbatim: rewrite every key, keeping values and order.
         values = {k: v for k, v in old.items() if k not in owned or k in new}
@@ -189,17 +190,16 @@ def merge_frontmatter(
 
 
 def _insert_new(values: dict[str, Any], new: Mapping[str, Any], order: Sequence[str]) -> dict:
-    out: dict[str, Any] = {}
-    missing = [k for k in order if k not in values]
-    if not any(k in values for k in order):
-        out.update({k: new[k] for k in order})
+    """``values`` with ``new`` applied, new keys placed as ``merge_frontmatter`` says."""
+    present = [k for k in order if k in values]
+    out: dict[str, Any] = {} if present else {k: new[k] for k in order}
+    lead = order[: order.index(present[0])] if present else []
     for k, v in values.items():
+        if present and k == present[0]:
+            out.update({m: new[m] for m in lead})
         out[k] = new.get(k, v)
         if k in new:
-            for m in _following_new(k, order, values):
-                out[m] = new[m]
-    for k in missing:  # anything not yet placed (cannot happen, kept for safety)
-        out.setdefault(k, new[k])
+            out.update({m: new[m] for m in _following_new(k, order, values)})
     return out
 
 
@@ -214,7 +214,16 @@ def _following_new(key: str, order: Sequence[str], present: Iterable[Any]) -> li
     return out
 
 
-def _merge_blocks(blocks, new, owned, order) -> str | None:
+def _same(a: Any, b: Any) -> bool:
+    """Equal and of the same types (``1``, ``1.0`` and ``True`` differ), lists item by item."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(map(_same, a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
+def _merge_blocks(blocks, old, new, owned, order) -> str:
     present = [k for k, _ in blocks if k is not None]
     parts: list[str] = []
     top = [] if any(k in present for k in order) else list(order)
@@ -229,7 +238,9 @@ def _merge_blocks(blocks, new, owned, order) -> str | None:
         if key is None or key not in owned:
             parts.append(text)
         elif key in new:
-            parts.append(dump_frontmatter({key: new[key]}))
+            # An unchanged value keeps the note's own text (line endings, comments, style).
+            same = _same(old.get(key, _MISSING), new[key])
+            parts.append(text if same else dump_frontmatter({key: new[key]}))
             parts.append(dump_frontmatter({m: new[m] for m in _following_new(key, order, present)}))
     return "".join(parts)
 
@@ -243,7 +254,7 @@ def _reads_as(text: str, old: Mapping, new: Mapping, owned: set) -> bool:
     want = {k: v for k, v in old.items() if k not in owned}
     user_order = list(want)
     want.update(_plain_data(new))
-    return got == want and [k for k in got if k not in owned] == user_order
+    return _same(got, want) and [k for k in got if k not in owned] == user_order
 
 
 def note_head(path: str, limit: int = 65536) -> dict[str, str]:

@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 from .errors import VaultsyncError
 
 TEMP_PREFIX = ".vaultsync-tmp-"
-_FORBIDDEN = set('\x00\\:*?"<>|') | {chr(c) for c in range(32)}
+_FORBIDDEN = {"\\"} | {chr(c) for c in range(32)}  # backslash: a separator on Windows
 
 
 class NoteChangedError(VaultsyncError):

@@ -1,0 +1,428 @@
+"""The sync engine: the only code that touches the vault.
+
+::
+
+    with VaultSession(vault) as session:             # one writer per vault, sweeps temp files
+        renamed = session.match_edited(papers)        # edited abstracts -> their old notes
+        names = session.existing_names()              # keep the names notes already have
+        report = session.apply(files, seeds=read_seeds)
+
+The vault is the source of truth; the state database (``state.py``) only makes re-runs cheap.
+What vaultsync will and won't touch:
+
+- It writes only the files it is given, inside the vault, atomically; never through a symlink
+  that leads out of the vault; never into dot-folders except its own ``.vaultsync/``.
+- In a note it owns the generated region and its own frontmatter keys; all else is the user's.
+- A note the user edited inside the region (or whose markers or YAML they broke) is left alone;
+  vaultsync's version goes to ``.vaultsync/conflicts/<path>`` (Obsidian does not index dot-folders,
+  so the copy's ``vaultsync_id`` never duplicates the note's).
+- Notes are found by ``vaultsync_id`` wherever the user moved them; a note the user deleted is
+  not recreated unless ``recreate_deleted``; a paper whose abstract left its seed is marked
+  ``status: removed``, never deleted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from collections import defaultdict
+from pathlib import Path, PurePosixPath
+from typing import Any, Iterable
+
+import yaml
+from filelock import FileLock, Timeout
+
+from . import state as state_mod
+from .errors import VaultsyncError
+from .frontmatter_io import FrontmatterError, note_head, read_frontmatter, split_note
+from .edit_matching import match_papers
+from .records import OutputFile, SyncReport, normalise_text
+from .regions import merge_note
+from .state import NoteRecord, PaperRecord, State
+from .write import (NoteChangedError, file_signature, resolve_vault_path, sweep_temp_files,
+                    write_bytes_atomically)
+
+log = logging.getLogger(__name__)
+
+CONFLICTS_DIR = ".vaultsync/conflicts"
+REMOVED_KEY, REMOVED_VALUE = "status", "removed"
+_ENGINE = "vaultsync-sync-1"  # bump when the written form changes, to invalidate fast skips
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _input_sha(f: OutputFile) -> str:
+    fm = None if f.frontmatter is None else list(f.frontmatter.items())
+    blob = json.dumps([_ENGINE, f.body, fm, f.merge, f.kind], default=str, ensure_ascii=False)
+    return _sha(blob.encode("utf-8", "surrogatepass"))
+
+
+class VaultSession:
+    """Exclusive, stateful access to one vault for one run. Use as a context manager.
+
+    ``__enter__`` takes the vault's writer lock (a second vaultsync fails at once with
+    ``VaultsyncError``), removes temp files a crash left, opens the state and indexes every note
+    carrying a ``vaultsync_id`` (dot-folders and symlinks are skipped).
+    """
+
+    def __init__(self, vault: str | os.PathLike, *, recreate_deleted: bool = False,
+                 state_dir: str | os.PathLike | None = None):
+        self.vault = Path(vault)
+        self.recreate_deleted = recreate_deleted
+        self._state_dir = Path(state_dir) if state_dir is not None else None
+        self._lock: FileLock | None = None
+        self.state: State | None = None
+        self._index: dict[str, tuple[str, str | None]] = {}  # id -> (path, type)
+        self._matched: dict[str, str] = {}  # new id -> old id
+        self._papers: list[PaperRecord] | None = None
+        self._warnings: list[str] = []
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def __enter__(self) -> "VaultSession":
+        if self.vault.exists() and not self.vault.is_dir():
+            raise VaultsyncError(f"{self.vault} is a file, not a vault folder; choose a folder")
+        self.vault.mkdir(parents=True, exist_ok=True)
+        self.root = self.vault.resolve()
+        folder = self._state_dir or state_mod.state_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        key = state_mod.vault_key(self.root)
+        self._pid_file = folder / f"{key}.pid"
+        lock = FileLock(folder / f"{key}.lock", timeout=0)
+        try:
+            lock.acquire()
+        except Timeout:
+            raise VaultsyncError(
+                f"{self.root} is being written by another vaultsync (pid {self._holder()}); "
+                "wait for it or stop it") from None
+        self._lock = lock
+        try:
+            self._pid_file.write_text(str(os.getpid()))
+            for path in sweep_temp_files(self.root):
+                log.info("removed %s left by an interrupted run", path)
+            self.state = State(self.root, folder)
+            self._scan()
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.state is not None:
+            self.state.close()
+            self.state = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def _holder(self) -> str:
+        try:
+            return self._pid_file.read_text().strip() or "unknown"
+        except OSError:
+            return "unknown"
+
+    def _scan(self) -> None:
+        found: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".")
+                             and not os.path.islink(os.path.join(folder, d)))
+            for name in sorted(files):
+                full = os.path.join(folder, name)
+                if name.startswith(".") or not name.endswith(".md") or os.path.islink(full):
+                    continue
+                head = note_head(full)
+                if head.get("vaultsync_id"):
+                    rel = Path(full).relative_to(self.root).as_posix()
+                    found[head["vaultsync_id"]].append((rel, head.get("type")))
+        known = self.state.notes()
+        for vid, places in found.items():
+            places.sort(key=lambda p: p[0])
+            if len(places) > 1:
+                rec = known.get(vid)
+                first = next((p for p in places if rec and p[0] == rec.path), places[0])
+                places.remove(first)
+                places.insert(0, first)
+                others = ", ".join(p for p, _ in places[1:])
+                self._warnings.append(
+                    f"{first[0]} and {others} carry the same vaultsync_id; vaultsync updates "
+                    f"{first[0]} only (remove vaultsync_id from the copy)")
+            self._index[vid] = places[0]
+
+    # -- what the pipeline asks before rendering ---------------------------------------------
+    def existing_path(self, vaultsync_id: str) -> str | None:
+        """Vault-relative path of the note carrying this id (or the note it was matched to)."""
+        hit = self._index.get(vaultsync_id)
+        return hit[0] if hit else None
+
+    def existing_names(self) -> dict[str, str]:
+        """id -> the stem of its note as it is now named in the vault."""
+        return {vid: PurePosixPath(path).stem for vid, (path, _) in self._index.items()}
+
+    def deleted_ids(self) -> set[str]:
+        """Ids vaultsync wrote before whose note is gone from the vault (the user deleted it)."""
+        gone = {r.vaultsync_id for r in self.state.notes().values() if r.vaultsync_id}
+        return gone - set(self._index) - set(self._matched.values())
+
+    def match_edited(self, papers: Iterable[tuple[str, str, int, str]]) -> dict[str, str]:
+        """Map abstracts edited in their seed to the notes of their previous versions.
+
+        ``papers`` are this run's (id, seed, paragraph, text). A new id (no note yet) is matched
+        to an old id that vanished from the seeds but whose note exists: same seed and nearby
+        paragraph with similar text first, then across seeds (a renamed seed file). The old
+        note then answers ``existing_path(new_id)`` and is updated in place under the new id.
+        The papers are remembered and stored in the state by ``apply`` (unless a dry run).
+        Returns {new id: old id}.
+        """
+        self._papers = [PaperRecord(i, s, p, normalise_text(t)) for i, s, p, t in papers]
+        current = {p.id for p in self._papers}
+        seeds = {p.seed for p in self._papers}
+        new = [p for p in self._papers if p.id not in self._index and p.id not in self._matched]
+        old = [r for r in self.state.papers()
+               if r.id not in current and r.id in self._index and r.id not in self._matched.values()]
+        matches = match_papers(new, old, seeds)
+        for new_id, old_id in matches.items():
+            self._matched[new_id] = old_id
+            self._index[new_id] = self._index.pop(old_id)
+        return matches
+
+    # -- writing ----------------------------------------------------------------------------
+    def apply(self, files: Iterable[OutputFile], *, seeds: Iterable[str] = (),
+              dry_run: bool = False) -> SyncReport:
+        """Bring the vault in line with ``files``; return what changed.
+
+        Each file is merged into the note carrying its ``vaultsync_id`` (wherever it is) or
+        written at its path; only files whose bytes change are written. Paper notes whose id is
+        not among ``files`` and whose seed is in ``seeds`` (the seeds read in this run) are
+        marked ``status: removed``. A bad path or an unwritable file is reported in ``errors``
+        and the other files are still written. ``dry_run`` writes nothing, not even the state.
+        """
+        files = list(files)
+        seeds = list(seeds)
+        run = _Run(self, dry_run)
+        try:
+            with self.state.transaction():
+                for f in files:
+                    run.sync_file(f)
+                if seeds:
+                    run.mark_removed({f.vaultsync_id for f in files if f.vaultsync_id}, set(seeds))
+                if dry_run:
+                    raise _DryRun  # roll the state back
+                run.save_state(seeds, self._papers)
+        except _DryRun:
+            pass
+        return run.report(files, seeds)
+
+
+class _DryRun(Exception):
+    pass
+
+
+class _Run:
+    """The bookkeeping of one ``apply`` call."""
+
+    def __init__(self, session: VaultSession, dry_run: bool):
+        self.s, self.dry_run = session, dry_run
+        self.known = session.state.notes()
+        self.deleted = session.deleted_ids()
+        self.created: list[str] = []
+        self.updated: list[str] = []
+        self.unchanged = 0
+        self.conflicts: list[str] = []
+        self.removed: list[str] = []
+        self.warnings: list[str] = list(session._warnings)
+        self.errors: list[str] = []
+        self.skipped = 0
+        self.seen_keys: set[str] = set()
+
+    def sync_file(self, f: OutputFile) -> None:
+        key = f.vaultsync_id or f"path:{f.path}"
+        if key in self.seen_keys:
+            self.errors.append(f"{f.path}: given twice in one sync; the first copy was written")
+            return
+        self.seen_keys.add(key)
+        try:
+            resolve_vault_path(self.s.root, f.path)
+            where = self.s.existing_path(f.vaultsync_id) if f.vaultsync_id else None
+            if where is None and f.vaultsync_id in self.deleted and not self.s.recreate_deleted:
+                self.skipped += 1
+                return
+            for attempt in (1, 2):
+                try:
+                    return self._sync_at(f, key, where or f.path, found_by_id=where is not None)
+                except NoteChangedError:
+                    if attempt == 2:
+                        self.conflicts.append(f"{where or f.path}: changed while vaultsync was "
+                                              "writing it; run vaultsync again")
+        except VaultsyncError as exc:
+            self.errors.append(str(exc))
+        except yaml.YAMLError as exc:
+            self.errors.append(f"{f.path}: its frontmatter cannot be written as YAML ({exc}); "
+                               "this is a bug in the format that rendered it")
+        except OSError as exc:
+            self.errors.append(f"{f.path}: could not write it ({exc.strerror or exc}); "
+                               "check the folder's permissions")
+
+    def _sync_at(self, f: OutputFile, key: str, rel: str, found_by_id: bool) -> None:
+        target = resolve_vault_path(self.s.root, rel)
+        rec = self.known.get(key) or self.known.get(self.s._matched.get(f.vaultsync_id, ""))
+        inp = _input_sha(f)
+        sig = file_signature(target)
+        if (sig is not None and rec is not None and rec.path == rel and rec.input_sha == inp
+                and rec.signature == sig):
+            self.unchanged += 1
+            return
+        old_bytes = target.read_bytes() if sig is not None else None
+        if not f.merge:
+            return self._finish(f, key, rel, target, sig, old_bytes, f.body, None, ())
+        try:
+            existing = old_bytes.decode("utf-8") if old_bytes is not None else None
+        except UnicodeDecodeError as exc:
+            return self._conflict(f, rel, f"it is not UTF-8 (byte {exc.start})", None)
+        fm = dict(f.frontmatter) if f.frontmatter is not None else None
+        old_fm = _frontmatter_or_none(existing)
+        if existing is not None and not found_by_id and f.vaultsync_id is not None:
+            other = (old_fm or {}).get("vaultsync_id")
+            if other != f.vaultsync_id:
+                why = "a note of your own" if not other else "the note of another vaultsync_id"
+                return self._conflict(f, rel, f"it is {why}", merge_note(None, fm, f.body).text)
+        owned = list(fm or ())
+        if rec is not None:
+            owned += [k for k in rec.owned_keys if k not in owned]
+        if old_fm and old_fm.get(REMOVED_KEY) == REMOVED_VALUE and fm is not None:
+            owned.append(REMOVED_KEY)  # the abstract is back
+        last_region = rec.region_sha if rec is not None and rec.path == rel else None
+        try:
+            result = merge_note(existing, fm, f.body, owned, last_region_sha=last_region)
+        except ValueError as exc:
+            self.errors.append(f"{f.path}: {exc}; this is a bug in the format that rendered it")
+            return
+        if result.conflict:
+            return self._conflict(f, rel, result.conflict, result.proposed)
+        self._finish(f, key, rel, target, sig, old_bytes, result.text, result.region_sha,
+                     tuple(fm or ()))
+
+    def _finish(self, f, key, rel, target, sig, old_bytes, text, region_sha, owned) -> None:
+        data = text.encode("utf-8")
+        if data == old_bytes:
+            self.unchanged += 1
+        elif self.dry_run:
+            (self.updated if old_bytes is not None else self.created).append(rel)
+            return
+        else:
+            write_bytes_atomically(target, data, expect=sig)
+            (self.updated if old_bytes is not None else self.created).append(rel)
+            self._drop_conflict_copy(rel)
+        if self.dry_run:
+            return
+        self.s.state.put_note(NoteRecord(key, rel, f.kind, _sha(data), region_sha, _input_sha(f),
+                                         owned, file_signature(target)))
+        if f.vaultsync_id:
+            self.s._index[f.vaultsync_id] = (rel, f.kind)
+
+    def _conflict(self, f: OutputFile, rel: str, reason: str, proposed: str | None) -> None:
+        copy = f"{CONFLICTS_DIR}/{rel}"
+        if proposed is not None and not self.dry_run:
+            target = resolve_vault_path(self.s.root, copy, hidden_ok=True)
+            data = proposed.encode("utf-8")
+            if not target.exists() or target.read_bytes() != data:
+                write_bytes_atomically(target, data)
+        verb = "would be" if self.dry_run else "is"
+        where = f"; vaultsync's version {verb} in {copy}" if proposed is not None else ""
+        self.conflicts.append(f"{rel}: not updated: {reason}{where}")
+
+    def _drop_conflict_copy(self, rel: str) -> None:
+        copy = self.s.root / CONFLICTS_DIR / rel
+        if copy.is_file() and not copy.is_symlink():
+            copy.unlink()
+
+    def mark_removed(self, given: set[str], seeds: set[str]) -> None:
+        paper_seeds = {p.id: p.seed for p in self.s.state.papers()}
+        for vid, (rel, kind) in sorted(self.s._index.items(), key=lambda kv: kv[1][0]):
+            if kind != "paper" or vid in given:
+                continue
+            try:
+                self._mark_removed(vid, rel, kind, paper_seeds.get(vid), seeds)
+            except (VaultsyncError, OSError, UnicodeDecodeError) as exc:
+                self.warnings.append(f"{rel}: its abstract left the seeds, but it could not be "
+                                     f"marked removed ({exc})")
+
+    def _mark_removed(self, vid: str, rel: str, kind: str, seed: str | None, seeds: set[str]) -> None:
+        target = resolve_vault_path(self.s.root, rel)
+        text = target.read_text("utf-8")
+        fm = _frontmatter_or_none(text)
+        if fm is None or not _from_seeds(seed, fm.get("source"), seeds):
+            return
+        if fm.get(REMOVED_KEY) == REMOVED_VALUE:
+            return
+        if fm.get(REMOVED_KEY) not in (None, ""):
+            self.warnings.append(f"{rel}: its abstract left the seeds, but its "
+                                 f"'{REMOVED_KEY}' property is yours, so it was not marked")
+            return
+        keep = {k: fm[k] for k in ("vaultsync_id", "type") if k in fm}
+        result = merge_note(text, {**keep, REMOVED_KEY: REMOVED_VALUE}, None)
+        self.removed.append(rel)
+        if self.dry_run or result.text is None:
+            return
+        data = result.text.encode("utf-8")
+        write_bytes_atomically(target, data, expect=file_signature(target))
+        rec = self.known.get(vid)
+        owned = tuple(rec.owned_keys if rec else ()) + (REMOVED_KEY,)
+        self.s.state.put_note(NoteRecord(vid, rel, kind, _sha(data), rec.region_sha if rec else None,
+                                         None, owned, file_signature(target)))
+
+    def save_state(self, seeds: list[str], papers: list[PaperRecord] | None) -> None:
+        st = self.s.state
+        now = st.notes()
+        for old_id in self.s._matched.values():
+            st.delete_note(old_id)
+        for vid, (rel, kind) in self.s._index.items():
+            rec = now.get(vid)
+            if rec is None or rec.path != rel:
+                st.put_note(NoteRecord(vid, rel, kind, owned_keys=rec.owned_keys if rec else (),
+                                       region_sha=rec.region_sha if rec else None))
+        if papers is not None:
+            st.replace_papers(set(seeds) | {p.seed for p in papers}, papers,
+                              forget_ids=self.s._matched.values())
+
+    def report(self, files: list[OutputFile], seeds: list[str]) -> SyncReport:
+        warnings = list(self.warnings)
+        if self.skipped:
+            warnings.append(f"{self.skipped} note(s) you deleted were not recreated "
+                            "(ask to recreate deleted notes to get them back)")
+        return SyncReport(
+            papers=sum(f.kind == "paper" for f in files),
+            concepts=sum(f.kind == "concept" for f in files),
+            created=tuple(self.created), updated=tuple(self.updated), unchanged=self.unchanged,
+            conflicts=tuple(self.conflicts), removed=tuple(self.removed),
+            warnings=tuple(warnings), errors=tuple(self.errors), seeds=tuple(seeds),
+        )
+
+
+def _frontmatter_or_none(text: str | None) -> dict | None:
+    if text is None:
+        return None
+    try:
+        return read_frontmatter(split_note(text)[0])
+    except FrontmatterError:
+        return None
+
+
+def _from_seeds(seed: str | None, source: Any, seeds: set[str]) -> bool:
+    """Whether a paper came from one of ``seeds``: by the state, else by its ``source`` property."""
+    if seed is not None:
+        return seed in seeds
+    if not isinstance(source, str):
+        return False
+    return any(source == s or (source.startswith(s) and not (source[len(s)].isalnum()
+               or source[len(s)] in "._-/")) for s in seeds)
+
+
+def sync_files(files: Iterable[OutputFile], vault: str | os.PathLike, *,
+               seeds: Iterable[str] = (), dry_run: bool = False,
+               recreate_deleted: bool = False) -> SyncReport:
+    """One-shot sync: open a session on ``vault``, apply ``files``, close it."""
+    with VaultSession(vault, recreate_deleted=recreate_deleted) as session:
+        return session.apply(files, seeds=seeds, dry_run=dry_run)
