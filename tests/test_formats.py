@@ -112,10 +112,16 @@ def test_logseq_pages_start_with_properties_then_blocks():
     assert props["stars-count"] == "3"  # Logseq property keys use dashes
     # the alias with a comma is bracketed; "MoE" is the concept's alias, so the paper drops it
     assert props["alias"] == "[[Sparse MoE, v2]]"
-    body = paper.body.split("\n\n", 1)[1]
-    assert body.startswith("- ")
-    assert "Mixture Of Experts" in body
+    assert paper.body.split("\n\n", 1)[1].startswith("- We scale")  # the abstract block
     assert paper.frontmatter is None and paper.merge is False
+
+
+def test_logseq_abstract_links_concepts_logseq_style():
+    pytest.importorskip("vaultsync.markdown")
+    files = {f.path: f for f in render(LogseqFormat())}
+    body = files["pages/SparseMoE.md"].body.split("\n\n", 1)[1]
+    assert "[Mixture-of-Experts]([[Mixture Of Experts]])" in body
+    assert "|" not in body  # no Obsidian-only [[target|label]] links
 
 
 def test_logseq_concept_page_has_alias_and_lists_its_papers():

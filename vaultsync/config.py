@@ -85,6 +85,12 @@ class Config:
                 options[key] = value
         return replace(self, options=_freeze(options), plugins=_freeze_sections(plugins))
 
+    def as_dict(self) -> dict[str, Any]:
+        """Plain data: the top-level options plus ``"plugins": {name: {key: value}}``."""
+        data: dict[str, Any] = {key: value for key, value in self.options.items()}
+        data["plugins"] = {name: dict(section) for name, section in self.plugins.items()}
+        return data
+
     def extract_config(self) -> Mapping[str, Mapping[str, Any]]:
         """The per-plugin sections, in the form ``ExtractContext(config=...)`` takes."""
         return self.plugins

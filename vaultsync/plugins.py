@@ -13,7 +13,7 @@ source wins over the earlier ones unless a hook is marked ``tryfirst``/``trylast
 external plugin at all. Default plugins always load: block one through the config instead.
 
 A plugin that fails to load never stops the others: the failure becomes one line in
-``pm.problems`` for the CLI to print, with the traceback logged at DEBUG (``--verbose``).
+``pm.load_problems`` for the CLI to print, with the traceback logged at DEBUG (``--verbose``).
 Hooks are called through :func:`call_safely`, which does the same for a plugin raising in a hook.
 """
 
@@ -27,13 +27,16 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import pluggy
 
 from . import hookspecs
 from .default_plugins import DEFAULT_PLUGINS
 from .errors import VaultsyncError
+
+if TYPE_CHECKING:
+    from .config import Config
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +61,7 @@ class VaultsyncPluginManager(pluggy.PluginManager):
         super().__init__("vaultsync")
         self.add_hookspecs(hookspecs)
         self.sources: dict[str, PluginSource] = {}
-        self.problems: list[str] = []  # one user-facing line per plugin that failed to load
+        self.load_problems: list[str] = []  # one user-facing line per plugin that failed to load
 
     def add_plugin(self, plugin: object, name: str, source: PluginSource) -> None:
         """Register ``plugin``; a blocked name is skipped, a clash becomes a problem line."""
@@ -67,21 +70,28 @@ class VaultsyncPluginManager(pluggy.PluginManager):
             return
         try:
             self.register(plugin, name=name)
-        except ValueError as error:  # name or module already registered
-            self.problems.append(
-                f"plugin '{name}' ({source.origin}) was not loaded: {error} — rename it"
+        except ValueError:  # the name, or the same module, is already registered
+            other = name if self.has_plugin(name) else self.get_name(plugin)
+            self.load_problems.append(
+                f"plugin '{name}' ({source.origin}) was not loaded: a plugin named '{other}'"
+                " is already loaded — rename or remove one of them"
             )
             return
-        except pluggy.PluginValidationError as error:
-            self.problems.append(
-                f"plugin '{name}' ({source.origin}) failed to load: {error} — fix or remove it"
-            )
+        except pluggy.PluginValidationError as error:  # arguments the hook does not have
+            self.load_failed(name, source.origin, error)
             return
         self.sources[name] = source
+        for caller in self.get_hookcallers(plugin) or ():
+            if caller.spec is None and caller.name.startswith("vaultsync_"):
+                self.load_problems.append(
+                    f"plugin '{name}' ({source.origin}) implements {caller.name}, which is not"
+                    " a vaultsync hook — check the spelling against docs/plugins.md"
+                )
 
     def load_failed(self, name: str, origin: str, error: BaseException) -> None:
+        """Record one line for a plugin that could not be imported or registered."""
         logger.debug("plugin %r (%s) failed to load", name, origin, exc_info=error)
-        self.problems.append(
+        self.load_problems.append(
             f"plugin '{name}' ({origin}) failed to load: {describe(error)} — fix or remove it"
         )
 
@@ -89,16 +99,18 @@ class VaultsyncPluginManager(pluggy.PluginManager):
 def get_plugin_manager(
     plugins_dirs: Iterable[Path | str] = (),
     vault: Path | str | None = None,
+    config: "Config | None" = None,
     blocked: Iterable[str] = (),
 ) -> VaultsyncPluginManager:
     """Build the plugin manager for one run.
 
     ``plugins_dirs`` are the ``--plugins-dir`` folders; ``vault`` adds the vault's own
-    ``.vaultsync/plugins/``; ``blocked`` names plugins not to register (``Config.blocked_plugins``).
-    Never raises for a broken plugin: read ``pm.problems`` and print each line.
+    ``.vaultsync/plugins/``; plugins the ``config`` disables (``Config.blocked_plugins``) and
+    those named in ``blocked`` are not registered (nor are their files imported).
+    Never raises for a broken plugin: read ``pm.load_problems`` and print each line.
     """
     pm = VaultsyncPluginManager()
-    for name in blocked:
+    for name in {*blocked, *(config.blocked_plugins if config is not None else ())}:
         pm.set_blocked(name)
     _load_default_plugins(pm)
     wanted = _wanted_plugins()
@@ -109,7 +121,7 @@ def get_plugin_manager(
     if vault is not None:
         _load_plugins_dir(pm, Path(vault) / VAULT_PLUGINS_DIR, wanted, found, required=False)
     for missing in sorted((wanted or set()) - found):
-        pm.problems.append(
+        pm.load_problems.append(
             f"{LOAD_PLUGINS_ENV} names plugin '{missing}', which was not found"
             " — install it or correct the name"
         )
@@ -117,16 +129,9 @@ def get_plugin_manager(
 
 
 def _load_default_plugins(pm: VaultsyncPluginManager) -> None:
+    # A built-in that fails to import is a bug in vaultsync, not a user's problem: let it raise.
     for name in DEFAULT_PLUGINS:
-        module_name = f"vaultsync.default_plugins.{name}"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as error:
-            if error.name != module_name:
-                raise
-            # TODO(issue 6): raise once every built-in module exists in the tree.
-            logger.debug("built-in plugin %r is not written yet; skipped", name)
-            continue
+        module = importlib.import_module(f"vaultsync.default_plugins.{name}")
         pm.add_plugin(module, name, PluginSource(BUILT_IN))
 
 
@@ -158,6 +163,8 @@ def _load_entry_points(
                     continue
                 found.update(names)
             origin = f"entry point of {dist_name}"
+            if pm.is_blocked(entry_point.name):
+                continue
             try:
                 plugin = entry_point.load()
             except Exception as error:  # a broken plugin must not stop the others
@@ -176,7 +183,7 @@ def _load_plugins_dir(
     """Register each ``*.py`` file of ``folder`` (skipping names starting ``_`` or ``.``)."""
     if not folder.is_dir():
         if required:
-            pm.problems.append(f"plugins folder {folder} does not exist — check --plugins-dir")
+            pm.load_problems.append(f"plugins folder {folder} does not exist — check --plugins-dir")
         return
     for path in sorted(folder.glob("*.py")):
         name = path.stem
@@ -186,6 +193,8 @@ def _load_plugins_dir(
             if _normalise(name) not in wanted:
                 continue
             found.add(_normalise(name))
+        if pm.is_blocked(name):
+            continue
         try:
             module = _import_file(path)
         except Exception as error:  # a broken plugin must not stop the others
