@@ -61,6 +61,8 @@ _IRREGULAR = {
     "media": "medium", "curricula": "curriculum", "strata": "stratum", "automata": "automaton",
     "biases": "bias", "losses": "loss", "classes": "class", "processes": "process",
     "lenses": "lens", "gases": "gas", "aliases": "alias", "buses": "bus",
+    "caches": "cache", "niches": "niche", "headaches": "headache", "avalanches": "avalanche",
+    "cliches": "cliche", "moustaches": "moustache", "psyches": "psyche",
 }
 
 
@@ -74,7 +76,7 @@ def singular(word: str) -> str:
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "xes", "zes", "sses")):
+    if word.endswith(("ches", "shes", "xes", "sses")):
         return word[:-2]
     if word.endswith("s") and not word.endswith("'s"):
         return word[:-1]

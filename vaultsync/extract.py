@@ -16,6 +16,7 @@ from typing import Sequence
 
 import pluggy
 
+from .plugins import call_safely
 from .records import Abstract, ExtractContext, Extraction, PaperName
 
 log = logging.getLogger(__name__)
@@ -33,40 +34,17 @@ class Extracted:
     problems: tuple[str, ...] = ()
 
 
-def _plugin_name(pm: pluggy.PluginManager, impl) -> str:
-    return pm.get_name(impl.plugin) or impl.plugin_name
-
-
 def extract_one(abstract: Abstract, pm: pluggy.PluginManager, context: ExtractContext) -> Extracted:
     """Run every extractor on one abstract, then the name rule; never raises for a plugin's bug."""
-    parts: list[Extraction] = []
-    problems: list[str] = []
-    where = f"{abstract.seed} ¶{abstract.paragraph}"
-    # Call implementations one by one (pluggy's order) so one failing plugin spares the rest.
-    for impl in reversed(pm.hook.vaultsync_extract.get_hookimpls()):
-        try:
-            part = impl.function(abstract=abstract, context=context)
-        except Exception as error:
-            problems.append(f"plugin {_plugin_name(pm, impl)!r} failed in vaultsync_extract on {where}: "
-                            f"{type(error).__name__}: {error}")
-            continue
-        if part is not None:
-            parts.append(part)
-    extraction = Extraction.merge(parts)
-    name = None
-    for impl in reversed(pm.hook.vaultsync_paper_name.get_hookimpls()):
-        try:
-            name = impl.function(abstract=abstract, extraction=extraction)
-        except Exception as error:
-            problems.append(f"plugin {_plugin_name(pm, impl)!r} failed in vaultsync_paper_name on {where}: "
-                            f"{type(error).__name__}: {error}")
-            continue
-        if name is not None:
-            break
-    if name is None:
+    where = f"{abstract.seed} paragraph {abstract.paragraph}"
+    found = call_safely(pm, "vaultsync_extract", context_text=where, abstract=abstract, context=context)
+    extraction = Extraction.merge(found.result)
+    named = call_safely(pm, "vaultsync_paper_name", context_text=where, abstract=abstract, extraction=extraction)
+    name = named.result
+    if name is None:  # every name rule failed: still a usable, honest title
         words = abstract.text.split()
         name = PaperName(title=" ".join(words[:10]), gist=" ".join(words[:20]))
-    return Extracted(extraction, name, tuple(problems))
+    return Extracted(extraction, name, tuple(str(f) for f in (*found.failures, *named.failures)))
 
 
 # A forked worker inherits the parent's plugin manager and context through these globals.

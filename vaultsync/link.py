@@ -93,7 +93,7 @@ def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options:
         keys = _paper_concept_keys(abstract.id, index, shared, doc_freq, total, broader)
         paper_concepts[abstract.id] = keys
         stem = options.existing_names.get(abstract.id) or registry.claim(
-            safe_note_name(facts.name.name or facts.name.title), disambiguator=facts.name.title)
+            safe_note_name(facts.name.name or facts.name.title), hints=(facts.name.title,))
         links = tuple((surface, concept_names[key]) for key in keys
                       for surface in shared[key].surfaces.get(abstract.id, ()))
         papers.append(Paper(

@@ -14,6 +14,7 @@ import pluggy
 
 from .extract import extract_all
 from .link import LinkOptions, link
+from .plugins import call_safely
 from .read import read_seeds
 from .records import ExtractContext, SyncReport, frozen_mapping
 from .render import render
@@ -54,7 +55,7 @@ def export(seeds_dir: Path, vault_dir: Path, pm: pluggy.PluginManager,
         step("render")
         files = render(model, options.format, pm, {"config": options.config})
         step("write")
-        report = session.apply(files, seeds_read=[seed.path for seed in read.seeds], dry_run=options.dry_run)
+        report = session.apply(files, seeds=[seed.path for seed in read.seeds], dry_run=options.dry_run)
     problems = tuple(read.problems) + tuple(p for item in extracted for p in item.problems)
     # a problem with the input is an error (exit status 1) even though the run went on
     report = replace(report, papers=len(model.papers), concepts=len(model.concepts),
@@ -62,5 +63,6 @@ def export(seeds_dir: Path, vault_dir: Path, pm: pluggy.PluginManager,
                      errors=report.errors + tuple(read.failed),
                      seeds=tuple(seed.path for seed in read.seeds))
     if not options.dry_run:
-        pm.hook.vaultsync_sync_finished(report=report, vault=vault_dir)
+        outcome = call_safely(pm, "vaultsync_sync_finished", report=report, vault=vault_dir)
+        report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures))
     return report

@@ -11,6 +11,7 @@ from pathlib import Path
 import pluggy
 
 from .errors import VaultsyncError
+from .plugins import call_safely
 from .records import Seed
 
 log = logging.getLogger(__name__)
@@ -76,12 +77,11 @@ def read_seed_file(seeds_dir: Path, relative: str, pm: pluggy.PluginManager) -> 
     if not path.is_file():
         raise VaultsyncError(f"{display}: is not a regular file; skipped it")
     safe_relative = printable(relative)
-    try:
-        seed = pm.hook.vaultsync_read_seed(path=path, relative=safe_relative)
-    except VaultsyncError:
-        raise
-    except Exception as error:  # a plugin's bug must not stop the other seeds
-        raise VaultsyncError(f"{display}: a seed reader failed ({type(error).__name__}: {error})") from error
+    outcome = call_safely(pm, "vaultsync_read_seed", context_text=display, path=path, relative=safe_relative)
+    seed = outcome.result
+    if seed is None and outcome.failures:
+        failure = outcome.failures[0]
+        raise VaultsyncError(failure.error if failure.user_error else str(failure))
     if seed is not None and safe_relative != relative:
         seed = Seed(seed.path, seed.collection, seed.abstracts,
                     seed.problems + (f"{display}: file name is not valid UTF-8; rename it",))

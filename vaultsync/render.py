@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Mapping
 
 import pluggy
 
 from .errors import VaultsyncError
+from .plugins import call_safely
 from .records import OutputFile, OutputFormat, RenderContext, VaultModel, frozen_mapping
+
+log = logging.getLogger(__name__)
 
 
 def available_formats(pm: pluggy.PluginManager) -> dict[str, OutputFormat]:
     """Every output format the loaded plugins register, by name (a later plugin wins a name)."""
     formats: dict[str, OutputFormat] = {}
-    pm.hook.vaultsync_register_formats(register=lambda fmt: formats.__setitem__(fmt.name, fmt))
+    outcome = call_safely(pm, "vaultsync_register_formats", register=lambda fmt: formats.__setitem__(fmt.name, fmt))
+    for failure in outcome.failures:
+        log.warning("%s", failure)
     return dict(sorted(formats.items()))
 
 
@@ -26,7 +32,11 @@ def render(model: VaultModel, format_name: str, pm: pluggy.PluginManager,
         raise VaultsyncError(f"unknown output format {format_name!r}; installed formats: {known}")
 
     def render_note(subject, fmt: str, model: VaultModel) -> OutputFile | None:
-        return pm.hook.vaultsync_render_note(subject=subject, format=fmt, model=model)
+        outcome = call_safely(pm, "vaultsync_render_note", context_text=getattr(subject, "name", ""),
+                              subject=subject, format=fmt, model=model)
+        for failure in outcome.failures:
+            log.warning("%s", failure)  # the format's own renderer takes over
+        return outcome.result
 
     context = RenderContext(options=frozen_mapping(options), render_note=render_note)
     return list(formats[format_name].render(model, context))
