@@ -1,22 +1,26 @@
 """The whole job as one sentence: read → extract → link → render → write.
 
-``export`` is what `vaultsync export` runs once and what the watcher runs on every change.
+``export`` runs it once (`vaultsync export`). ``Exporter`` runs it again and again over one open
+vault session (`vaultsync watch`), re-reading only the seed files that changed and re-extracting
+only abstracts it has not seen, so a new seed file costs little more than its own abstracts.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import pluggy
 
-from .extract import extract_all
+from .extract import Extracted, extract_all
 from .link import LinkOptions, link
 from .plugins import call_safely
-from .read import read_seeds
-from .records import ExtractContext, SyncReport, frozen_mapping
+from .read import ReadResult, list_seed_files, read_seed_file
+from .records import ExtractContext, Seed, SyncReport, frozen_mapping
+from .errors import VaultsyncError
 from .render import render
 from .sync import VaultSession
 
@@ -34,35 +38,103 @@ class ExportOptions:
     progress: Callable[[str], None] | None = None  # told the name of each stage as it starts
 
 
-def export(seeds_dir: Path, vault_dir: Path, pm: pluggy.PluginManager,
-           options: ExportOptions = ExportOptions()) -> SyncReport:
-    """Read every seed in ``seeds_dir`` and bring ``vault_dir`` up to date with it."""
-    step = options.progress or (lambda stage: log.debug("stage: %s", stage))
-    step("read")
-    read = read_seeds(seeds_dir, pm)
-    abstracts = [abstract for seed in read.seeds for abstract in seed.abstracts]
-    with VaultSession(vault_dir, recreate_deleted=options.recreate_deleted) as session:
-        step("extract")
-        context = ExtractContext(vault=str(vault_dir.resolve()), config=options.config)
-        extracted = extract_all(abstracts, pm, context)
-        step("link")
+def _signature(path: Path) -> tuple[int, int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+
+
+class Exporter:
+    """One vault kept in sync with one seeds folder, over as many runs as needed.
+
+    Holds the vault's writer lock from ``__enter__`` to ``__exit__``. Between runs it remembers
+    each seed file's stat signature and what was extracted from each abstract (by id).
+    """
+
+    def __init__(self, seeds_dir: Path, vault_dir: Path, pm: pluggy.PluginManager,
+                 options: ExportOptions = ExportOptions()):
+        self.seeds_dir = Path(seeds_dir)
+        self.vault_dir = Path(vault_dir)
+        self.pm = pm
+        self.options = options
+        self.session = VaultSession(self.vault_dir, recreate_deleted=options.recreate_deleted)
+        self._seeds: dict[str, tuple[tuple[int, int, int] | None, Seed | None, str | None]] = {}
+        self._extracted: dict[str, Extracted] = {}
+
+    def __enter__(self) -> "Exporter":
+        self.session.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.session.__exit__(*exc)
+
+    def _step(self, stage: str) -> None:
+        (self.options.progress or (lambda s: log.debug("stage: %s", s)))(stage)
+
+    def read(self) -> ReadResult:
+        """Every seed file, re-reading only those whose stat signature changed."""
+        result = ReadResult()
+        current = list_seed_files(self.seeds_dir)
+        for relative in current:
+            signature = _signature(self.seeds_dir / relative)
+            cached = self._seeds.get(relative)
+            if cached is None or cached[0] != signature or signature is None:
+                try:
+                    cached = (signature, read_seed_file(self.seeds_dir, relative, self.pm), None)
+                except VaultsyncError as error:
+                    cached = (signature, None, str(error))
+                self._seeds[relative] = cached
+            _, seed, failure = cached
+            if failure:
+                result.failed.append(failure)
+            elif seed is not None:
+                result.seeds.append(seed)
+                result.problems.extend(seed.problems)
+        for gone in set(self._seeds) - set(current):
+            del self._seeds[gone]
+        return result
+
+    def run(self) -> SyncReport:
+        """Bring the vault up to date with the seeds folder; return what changed."""
+        self._step("read")
+        read = self.read()
+        abstracts = [abstract for seed in read.seeds for abstract in seed.abstracts]
+        self._step("extract")
+        context = ExtractContext(vault=str(self.vault_dir.resolve()), config=self.options.config)
+        fresh = {a.id: a for a in abstracts if a.id not in self._extracted}
+        for abstract, facts in zip(fresh.values(), extract_all(list(fresh.values()), self.pm, context)):
+            self._extracted[abstract.id] = facts
+        live = {a.id for a in abstracts}
+        for stale in set(self._extracted) - live:
+            del self._extracted[stale]
+        extracted = [self._extracted[a.id] for a in abstracts]
+        self._step("link")
+        session = self.session
         existing = dict(session.existing_names())
         for new_id, old_id in session.match_edited(
                 [(a.id, a.seed, a.paragraph, a.text) for a in abstracts]).items():
             if old_id in existing:
                 existing[new_id] = existing[old_id]
         model = link(abstracts, extracted, LinkOptions(existing, frozenset(session.deleted_ids())))
-        step("render")
-        files = render(model, options.format, pm, {"config": options.config})
-        step("write")
-        report = session.apply(files, seeds=[seed.path for seed in read.seeds], dry_run=options.dry_run)
-    problems = tuple(read.problems) + tuple(p for item in extracted for p in item.problems)
-    # a problem with the input is an error (exit status 1) even though the run went on
-    report = replace(report, papers=len(model.papers), concepts=len(model.concepts),
-                     warnings=report.warnings + problems,
-                     errors=report.errors + tuple(read.failed),
-                     seeds=tuple(seed.path for seed in read.seeds))
-    if not options.dry_run:
-        outcome = call_safely(pm, "vaultsync_sync_finished", report=report, vault=vault_dir)
-        report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures))
-    return report
+        self._step("render")
+        files = render(model, self.options.format, self.pm, {"config": self.options.config})
+        self._step("write")
+        report = session.apply(files, seeds=[seed.path for seed in read.seeds], dry_run=self.options.dry_run)
+        # a problem with the input is an error (exit status 1) even though the run went on
+        problems = tuple(read.problems) + tuple(p for facts in extracted for p in facts.problems)
+        report = replace(report, papers=len(model.papers), concepts=len(model.concepts),
+                         warnings=report.warnings + problems, errors=report.errors + tuple(read.failed),
+                         seeds=tuple(seed.path for seed in read.seeds))
+        if not self.options.dry_run:
+            outcome = call_safely(self.pm, "vaultsync_sync_finished", report=report, vault=self.vault_dir)
+            report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures))
+        return report
+
+
+def export(seeds_dir: Path, vault_dir: Path, pm: pluggy.PluginManager,
+           options: ExportOptions = ExportOptions()) -> SyncReport:
+    """Read every seed in ``seeds_dir`` and bring ``vault_dir`` up to date with it, once."""
+    with Exporter(seeds_dir, vault_dir, pm, options) as exporter:
+        return exporter.run()
