@@ -7,7 +7,7 @@ hooks, registered like a user's plugin, so a user plugin can add to or replace a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Mapping
 
 import pluggy
 
@@ -83,8 +83,10 @@ def vaultsync_render_note(
 
 
 @hookspec
-def vaultsync_sync_finished(report: SyncReport, vault: Path) -> None:
+def vaultsync_sync_finished(report: SyncReport, vault: Path, config: Mapping[str, Any]) -> None:
     """React to a finished sync (export, or one round of the watcher).
 
-    Called once after every file is written, with what changed. Return value is ignored.
+    Called once after every file is written, with what changed, the vault's path and the
+    run's configuration (one section per plugin, command-line options applied). Not called on
+    a dry run. Return value is ignored.
     """

@@ -128,7 +128,8 @@ class Exporter:
                          warnings=report.warnings + problems, errors=report.errors + tuple(read.failed),
                          seeds=tuple(seed.path for seed in read.seeds))
         if not self.options.dry_run:
-            outcome = call_safely(self.pm, "vaultsync_sync_finished", report=report, vault=self.vault_dir)
+            outcome = call_safely(self.pm, "vaultsync_sync_finished", report=report, vault=self.vault_dir,
+                                  config=self.options.config)
             report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures))
         return report
 

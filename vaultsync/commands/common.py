@@ -50,3 +50,16 @@ def summary_line(report: SyncReport, vault: Path) -> str:
     if report.conflicts:
         line += "\n" + "\n".join(f"  conflict: {c}" for c in report.conflicts)
     return line
+
+
+def with_digest_option(plugin_config: dict, digest: str | None) -> dict:
+    """Apply `--digest daily|none` over the config's `[digest] daily`."""
+    from ..errors import VaultsyncError
+
+    if digest is None:
+        return plugin_config
+    if digest not in ("daily", "none"):
+        raise VaultsyncError(f"--digest takes 'daily' or 'none', not {digest!r}")
+    sections = dict(plugin_config)
+    sections["digest"] = {**sections.get("digest", {}), "daily": digest == "daily"}
+    return sections

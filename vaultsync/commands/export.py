@@ -10,7 +10,7 @@ import typer
 
 from ..errors import VaultsyncError
 from .common import (PluginsDirOption, QuietOption, VaultArgument, SeedsArgument, VerboseOption,
-                     load_session_setup, print_problems, summary_line)
+                     load_session_setup, print_problems, summary_line, with_digest_option)
 
 
 def _formats_help() -> str:
@@ -34,6 +34,8 @@ def export_command(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")] = False,
     recreate_deleted: Annotated[bool, typer.Option(
         "--recreate-deleted", help="Write again the notes you deleted from the vault.")] = False,
+    digest: Annotated[Optional[str], typer.Option(
+        "--digest", help="Also append what's new to today's Obsidian daily note ('daily'), or not ('none').")] = None,
     plugins_dir: PluginsDirOption = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
@@ -46,9 +48,10 @@ def export_command(
     try:
         pm, config, problems = load_session_setup(seeds, vault, plugins_dir, verbose)
         fmt = format or config.get("format") or "obsidian"
+        plugin_config = with_digest_option(config.get("plugins", {}), digest)
         with _progress(quiet) as progress:
             options = ExportOptions(format=fmt, dry_run=dry_run, recreate_deleted=recreate_deleted,
-                                    config=config.get("plugins", {}), progress=progress)
+                                    config=plugin_config, progress=progress)
             report = export(seeds, vault, pm, options)
     except VaultsyncError as error:
         raise fail(error)

@@ -10,4 +10,5 @@ DEFAULT_PLUGINS = (
     "obsidian",
     "logseq",
     "jsonl",
+    "digest",
 )

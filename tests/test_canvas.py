@@ -1,0 +1,220 @@
+"""Concept maps (JSON Canvas 1.0): valid, readable (no overlaps), deterministic, links resolve."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vaultsync.default_plugins.obsidian import ObsidianFormat
+from vaultsync.records import Abstract, Collection, CollectionInfo, Concept, Paper, RenderContext, VaultModel
+from vaultsync.views.canvas import CanvasOptions, render_canvases
+
+ICML = Collection("ICML 2026 Papers", venue="ICML 2026", year=2026)
+NEURIPS = Collection("NeurIPS 2025", venue="NeurIPS 2025", year=2025)
+NODE_TYPES = {"text", "file", "link", "group"}
+SIDES = {"top", "right", "bottom", "left"}
+COLORS = {"1", "2", "3", "4", "5", "6"}
+
+
+def make_model(concept_papers: dict[str, list[int]], broader: dict[str, str] | None = None,
+               papers: int = 6) -> VaultModel:
+    """Papers 0..papers-1 (even ones in ICML, odd ones in NeurIPS); concepts as given."""
+    broader = broader or {}
+    abstracts = [Abstract(f"Abstract number {i}.", "s.txt", i + 1, i * 2 + 1, ICML if i % 2 == 0 else NEURIPS)
+                 for i in range(papers)]
+    ids = [a.id for a in abstracts]
+    paper_records = tuple(
+        Paper(a, name=f"Paper {i}", title=f"Paper {i}", gist=f"gist {i}", aliases=(),
+              concepts=tuple(c for c, ps in concept_papers.items() if i in ps), links=())
+        for i, a in enumerate(abstracts))
+    narrower: dict[str, list[str]] = {}
+    for child, parent in broader.items():
+        narrower.setdefault(parent, []).append(child)
+    concepts = tuple(
+        Concept(name, id=f"c-{name}", broader=(broader[name],) if name in broader else (),
+                narrower=tuple(narrower.get(name, ())), papers=tuple(ids[i] for i in sorted(ps)))
+        for name, ps in sorted(concept_papers.items()))
+    collections = (CollectionInfo(ICML.name, ICML, tuple(ids[0::2])),
+                   CollectionInfo(NEURIPS.name, NEURIPS, tuple(ids[1::2])))
+    return VaultModel(paper_records, concepts, collections)
+
+
+SMALL = {
+    "Deep Learning": [0, 1, 2, 3, 4],
+    "Graph Neural Networks": [0, 2, 4],
+    "Message Passing": [0, 2],
+    "Transformer": [1, 3, 5],
+    "Attention": [1, 3],
+    "Reinforcement Learning": [5],
+}
+SMALL_BROADER = {"Graph Neural Networks": "Deep Learning", "Message Passing": "Graph Neural Networks",
+                 "Transformer": "Deep Learning"}
+
+
+def load(text: str) -> dict:
+    return json.loads(text)
+
+
+def assert_valid_canvas(canvas: dict) -> None:
+    """The JSON Canvas 1.0 spec's required keys and types, unique ids, edges between nodes."""
+    assert set(canvas) <= {"nodes", "edges"}
+    ids = [n["id"] for n in canvas["nodes"]] + [e["id"] for e in canvas["edges"]]
+    assert len(ids) == len(set(ids))
+    for node in canvas["nodes"]:
+        assert isinstance(node["id"], str) and node["type"] in NODE_TYPES
+        for key in ("x", "y", "width", "height"):
+            assert isinstance(node[key], int)
+        assert node["width"] > 0 and node["height"] > 0
+        assert node.get("color", "1") in COLORS
+        if node["type"] == "file":
+            assert isinstance(node["file"], str)
+        if node["type"] == "text":
+            assert isinstance(node["text"], str)
+        if node["type"] == "group":
+            assert isinstance(node.get("label", ""), str)
+    node_ids = {n["id"] for n in canvas["nodes"]}
+    for edge in canvas["edges"]:
+        assert edge["fromNode"] in node_ids and edge["toNode"] in node_ids
+        assert edge.get("fromSide", "top") in SIDES and edge.get("toSide", "top") in SIDES
+        assert edge.get("toEnd", "arrow") in {"none", "arrow"}
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+def inside(inner: dict, outer: dict) -> bool:
+    return (outer["x"] <= inner["x"] and inner["x"] + inner["width"] <= outer["x"] + outer["width"]
+            and outer["y"] <= inner["y"] and inner["y"] + inner["height"] <= outer["y"] + outer["height"])
+
+
+def assert_readable(canvas: dict) -> None:
+    """No two boxes overlap, no two groups overlap, and each box is wholly in or out of a group."""
+    boxes = [n for n in canvas["nodes"] if n["type"] != "group"]
+    groups = [n for n in canvas["nodes"] if n["type"] == "group"]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not overlaps(a, b), (a, b)
+    for i, a in enumerate(groups):
+        for b in groups[i + 1:]:
+            assert not overlaps(a, b), (a, b)
+    for box in boxes:
+        for group in groups:
+            assert inside(box, group) or not overlaps(box, group), (box, group)
+    # groups come first, so Obsidian draws them under their members
+    kinds = [n["type"] for n in canvas["nodes"]]
+    assert kinds[: kinds.count("group") + 1].count("group") == kinds.count("group")
+
+
+def by_file(canvas: dict) -> dict[str, dict]:
+    return {n["file"]: n for n in canvas["nodes"] if n["type"] == "file"}
+
+
+def test_one_map_per_collection_and_one_for_all_concepts():
+    files = render_canvases(make_model(SMALL, SMALL_BROADER))
+    assert [f.path for f in files] == ["Maps/ICML 2026 Papers.canvas", "Maps/NeurIPS 2025.canvas",
+                                       "Maps/All concepts.canvas"]
+    for f in files:
+        assert (f.kind, f.merge, f.frontmatter, f.vaultsync_id) == ("canvas", False, None, None)
+        canvas = load(f.body)
+        assert_valid_canvas(canvas)
+        assert_readable(canvas)
+
+
+def test_a_collection_map_shows_only_the_concepts_of_its_papers():
+    icml, neurips, everything = (load(f.body) for f in render_canvases(make_model(SMALL, SMALL_BROADER)))
+    assert set(by_file(icml)) == {"Concepts/Deep Learning.md", "Concepts/Graph Neural Networks.md",
+                                  "Concepts/Message Passing.md"}
+    assert "Concepts/Graph Neural Networks.md" not in by_file(neurips)
+    assert len(by_file(everything)) == len(SMALL)
+
+
+def test_every_file_node_names_a_note_the_obsidian_format_writes():
+    model = make_model(SMALL, SMALL_BROADER)
+    written = {f.path for f in ObsidianFormat().render(model, RenderContext())}
+    canvases = [f for f in written if f.endswith(".canvas")]
+    assert len(canvases) == 3  # the format renders the maps too
+    for f in render_canvases(model):
+        for path in by_file(load(f.body)):
+            assert path in written
+
+
+def test_bigger_nodes_for_concepts_more_papers_mention():
+    nodes = by_file(load(render_canvases(make_model(SMALL, SMALL_BROADER))[-1].body))
+    big, small = nodes["Concepts/Deep Learning.md"], nodes["Concepts/Reinforcement Learning.md"]
+    assert big["width"] > small["width"] and big["height"] > small["height"]
+
+
+def test_concepts_are_grouped_under_their_broader_concept():
+    canvas = load(render_canvases(make_model(SMALL, SMALL_BROADER))[-1].body)
+    groups = [n for n in canvas["nodes"] if n["type"] == "group"]
+    assert [g["label"] for g in groups] == ["Deep Learning"]
+    nodes = by_file(canvas)
+    for name in ("Deep Learning", "Graph Neural Networks", "Message Passing", "Transformer"):
+        assert inside(nodes[f"Concepts/{name}.md"], groups[0])
+    assert not overlaps(nodes["Concepts/Reinforcement Learning.md"], groups[0])
+
+
+def test_edges_for_broader_links_and_shared_papers():
+    canvas = load(render_canvases(make_model(SMALL, SMALL_BROADER))[-1].body)
+    name_of = {n["id"]: n["file"][len("Concepts/"):-3] for n in canvas["nodes"] if n["type"] == "file"}
+    arrows = {(name_of[e["fromNode"]], name_of[e["toNode"]]) for e in canvas["edges"] if "label" not in e}
+    assert arrows == {("Deep Learning", "Graph Neural Networks"), ("Graph Neural Networks", "Message Passing"),
+                      ("Deep Learning", "Transformer")}
+    shared = {frozenset((name_of[e["fromNode"]], name_of[e["toNode"]])): e["label"]
+              for e in canvas["edges"] if "label" in e}
+    assert shared[frozenset(("Attention", "Transformer"))] == "2 papers"
+    assert shared[frozenset(("Attention", "Deep Learning"))] == "2 papers"
+    # a broader link is not drawn twice, and one shared paper is not "strong"
+    assert frozenset(("Deep Learning", "Graph Neural Networks")) not in shared
+    assert frozenset(("Reinforcement Learning", "Transformer")) not in shared
+
+
+def test_a_big_vault_is_capped_and_the_map_says_how_many_were_left_out():
+    concepts = {f"Concept {i:02d}": list(range(i % 5 + 1)) for i in range(55)}
+    canvas = load(render_canvases(make_model(concepts))[-1].body)
+    assert len(by_file(canvas)) == 40
+    header = next(n for n in canvas["nodes"] if n["type"] == "text")
+    assert "15 more are left out" in header["text"]
+    # the most mentioned are the ones kept
+    assert "Concepts/Concept 04.md" in by_file(canvas) and "Concepts/Concept 00.md" not in by_file(canvas)
+    assert_readable(canvas)
+    fewer = load(render_canvases(make_model(concepts), CanvasOptions(max_concepts=10))[-1].body)
+    assert len(by_file(fewer)) == 10
+
+
+def test_same_model_gives_the_same_bytes():
+    first = render_canvases(make_model(SMALL, SMALL_BROADER))
+    second = render_canvases(make_model(dict(reversed(SMALL.items())), SMALL_BROADER))
+    assert [(f.path, f.body) for f in first] == [(f.path, f.body) for f in second]
+    assert first[0].body.startswith('{\n\t"nodes": [') and first[0].body.endswith("}\n")
+
+
+def test_a_collection_named_all_concepts_does_not_replace_the_whole_map():
+    model = make_model(SMALL)
+    renamed = VaultModel(model.papers, model.concepts,
+                         (CollectionInfo("All Concepts", ICML, model.collections[0].papers),))
+    assert [f.path for f in render_canvases(renamed)] == ["Maps/All Concepts (collection).canvas",
+                                                          "Maps/All concepts.canvas"]
+
+
+def test_an_empty_vault_gets_a_map_with_only_its_header():
+    canvas = load(render_canvases(VaultModel((), (), ()))[0].body)
+    assert [n["type"] for n in canvas["nodes"]] == ["text"] and canvas["edges"] == []
+
+
+names = st.sampled_from([f"C{i}" for i in range(30)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(names, st.lists(st.integers(0, 9), min_size=1, max_size=6), min_size=1, max_size=30),
+       st.dictionaries(names, names, max_size=20))
+def test_any_model_gives_a_valid_map_without_overlaps(concept_papers, broader):
+    broader = {c: b for c, b in broader.items() if c in concept_papers and b in concept_papers and c != b}
+    for f in render_canvases(make_model(concept_papers, broader, papers=10), CanvasOptions(max_concepts=25)):
+        canvas = load(f.body)
+        assert_valid_canvas(canvas)
+        assert_readable(canvas)

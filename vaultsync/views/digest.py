@@ -1,0 +1,403 @@
+"""What's new: ``New papers.md``, and optionally today's daily note, after each sync.
+
+``update_digest(vault, report)`` is the whole job; the ``vaultsync_sync_finished`` hook below
+calls it (register this module as the default plugin ``digest``; block it to turn digests off).
+
+- A paper note in ``report.created`` is *new*; one in ``report.updated`` whose ``vaultsync_id``
+  the digest has never seen is *edited* (its abstract changed, so its id did). Other updates
+  (a related list, a concept renamed) are not news. Seen ids are kept in
+  ``.vaultsync/digest.json``; without that file nothing counts as edited (the current paper ids
+  are taken as seen), so a first digest never floods.
+- ``New papers.md`` keeps its history inside one generated region: today's section
+  (``## YYYY-MM-DD``, then ``### [[Collection]]``, then one line per paper: link, gist, top three
+  concepts) goes on top; earlier days are kept exactly as they are, even if the user edited
+  them; a paper appears once per day. Text outside the region is the user's and is never
+  touched; a note whose markers are broken is left alone, and vaultsync's version goes to
+  ``.vaultsync/conflicts/New papers.md``.
+- "Today" is the local date, or the UTC date of ``$SOURCE_DATE_EPOCH`` when it is set
+  (reproducible builds), so tests and committed vaults are deterministic.
+- With ``daily`` (config ``[digest] daily = true``), the same lines are also appended to
+  today's daily note; see ``append_to_daily_note`` for where and when.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any, Iterable, Mapping
+
+from ..errors import VaultsyncError
+from ..frontmatter_io import FrontmatterError, note_head, read_frontmatter, split_note
+from ..hookspecs import hookimpl
+from ..records import SyncReport
+from ..regions import END_MARKER, begin_marker, merge_note
+from ..write import file_signature, write_note_atomically
+
+log = logging.getLogger(__name__)
+
+DIGEST_NOTE = "New papers.md"
+SEEN_FILE = ".vaultsync/digest.json"
+CONFLICTS_DIR = ".vaultsync/conflicts"
+DAILY_SETTINGS = ".obsidian/daily-notes.json"
+FRONTMATTER = {"type": "digest", "title": "New papers", "tags": ["digest"]}
+INTRO = "# New papers\n\nWhat each sync added or changed, newest day first.\n"
+_DAY = re.compile(r"^## (\d{4}-\d{2}-\d{2})[ \t]*$")
+_COLLECTION = re.compile(r"^### (.+?)[ \t]*$")
+_ENTRY = re.compile(r"^- \[\[([^\]|#]+)")
+_LINK = re.compile(r"^\[\[([^\]|#]+)")
+
+
+@dataclass(frozen=True)
+class DigestEntry:
+    """One paper in a digest: its collection (a link) and its Markdown list line."""
+
+    collection: str
+    paper: str  # note name, the key that keeps a paper once per day
+    line: str
+
+
+@dataclass(frozen=True)
+class DigestUpdate:
+    """What ``update_digest`` did: the entries recorded, files written, one-line problems."""
+
+    entries: tuple[DigestEntry, ...] = ()
+    written: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+
+
+def digest_date(now: dt.datetime | None = None) -> dt.date:
+    """Today: ``$SOURCE_DATE_EPOCH`` (seconds, as a UTC date) when set, else the local date."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch:
+        try:
+            return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc).date()
+        except (ValueError, OverflowError, OSError):
+            log.warning("SOURCE_DATE_EPOCH=%r is not a number of seconds; using today", epoch)
+    return (now or dt.datetime.now()).date()
+
+
+def update_digest(vault: Path, report: SyncReport, *, daily: bool = False,
+                  today: dt.date | None = None) -> DigestUpdate:
+    """Record the papers ``report`` created or whose abstract changed; see the module doc.
+
+    Writes nothing when there is no such paper. Never raises for a problem in the vault: each
+    becomes a line of ``problems``.
+    """
+    vault = Path(vault)
+    today = today or digest_date()
+    seen = _load_seen(vault)
+    entries = digest_entries(vault, report, seen)
+    written, problems = [], []
+    if entries:
+        try:
+            if _write_digest_note(vault, entries, today, problems):
+                written.append(DIGEST_NOTE)
+            if daily:
+                path = append_to_daily_note(vault, [e.line for e in entries], today)
+                if path:
+                    written.append(path)
+        except (OSError, VaultsyncError) as error:
+            problems.append(f"what's new was not fully written: {error}")
+    try:
+        _save_seen(vault, seen, report)
+    except (OSError, VaultsyncError) as error:
+        problems.append(f"{SEEN_FILE}: could not be written ({error})")
+    return DigestUpdate(tuple(entries), tuple(written), tuple(problems))
+
+
+def digest_entries(vault: Path, report: SyncReport, seen: set[str] | None) -> list[DigestEntry]:
+    """One entry per paper note created, or updated under an id not in ``seen`` (``None``: no
+    record, so updates never count). Notes that are not papers, or are marked removed, are skipped."""
+    entries = []
+    changes = [(p, False) for p in report.created]
+    changes += [(p, True) for p in report.updated]
+    for rel, updated in changes:
+        meta = _paper_meta(vault / rel)
+        if meta is None or (updated and (seen is None or meta.get("vaultsync_id") in seen)):
+            continue
+        entries.append(_entry(PurePosixPath(rel).stem, meta, edited=updated))
+    return entries
+
+
+def _paper_meta(path: Path) -> dict[str, Any] | None:
+    if path.suffix != ".md":
+        return None
+    try:
+        meta = read_frontmatter(split_note(path.read_text("utf-8"))[0])
+    except (OSError, UnicodeDecodeError, FrontmatterError):
+        return None
+    if meta.get("type") != "paper" or meta.get("status") == "removed":
+        return None
+    return meta
+
+
+def _entry(name: str, meta: dict[str, Any], edited: bool) -> DigestEntry:
+    title = str(meta.get("title") or "")
+    gist = title
+    for dash in (" — ", " – ", ": "):
+        if title.startswith(name + dash):
+            gist = title[len(name + dash):]
+    if title == name:
+        gist = ""
+    concepts = [c for c in (meta.get("concepts") or []) if isinstance(c, str) and c.startswith("[[")][:3]
+    line = f"- [[{name}]]" + (" (abstract edited)" if edited else "")
+    if gist:
+        line += f" — {_escape(gist)}"
+    if concepts:
+        line += " · " + ", ".join(concepts)
+    collection = meta.get("collection")
+    collection = collection if isinstance(collection, str) and collection.strip() else "Other papers"
+    return DigestEntry(collection.strip(), name, line)
+
+
+def _escape(text: str) -> str:
+    try:
+        from ..markdown import escape_markdown
+    except ImportError:  # pragma: no cover - the Markdown module ships with vaultsync
+        return re.sub(r"([\\`*_\[\]<>$#|]|%%)", r"\\\1", text)
+    return escape_markdown(text)
+
+
+# -- New papers.md ---------------------------------------------------------------------------
+def _write_digest_note(vault: Path, entries: list[DigestEntry], today: dt.date,
+                       problems: list[str]) -> bool:
+    from ..doctor import find_region
+
+    target = vault / DIGEST_NOTE
+    signature = file_signature(target)
+    existing = target.read_text("utf-8") if signature is not None else None
+    region = None
+    if existing is not None:
+        span = find_region(existing)
+        if span is not None:
+            region = span.text
+            existing = span.reblessed(existing)  # the history is the user's to edit too
+    body = digest_body(region, entries, today)
+    result = merge_note(existing, FRONTMATTER, body, FRONTMATTER.keys())
+    if result.conflict:
+        write_note_atomically(f"{CONFLICTS_DIR}/{DIGEST_NOTE}", result.proposed, vault=vault)
+        problems.append(f"{DIGEST_NOTE}: not updated: {result.conflict}; vaultsync's version "
+                        f"is in {CONFLICTS_DIR}/{DIGEST_NOTE}")
+        return False
+    if result.text == existing:
+        return False
+    write_note_atomically(DIGEST_NOTE, result.text, vault=vault, expect=signature)
+    return True
+
+
+def digest_body(region: str | None, entries: Iterable[DigestEntry], today: dt.date) -> str:
+    """The digest region: the intro, today's section (old and new entries), then earlier days
+    exactly as ``region`` has them."""
+    lines = (region or "").splitlines()
+    starts = [i for i, line in enumerate(lines) if _DAY.match(line)] + [len(lines)]
+    days = [(lines[a], lines[a + 1:b]) for a, b in zip(starts, starts[1:])]
+    heading = f"## {today.isoformat()}"
+    todays = next((block for head, block in days if head.strip() == heading), [])
+    parts = [INTRO, _today_section(heading, todays, entries)]
+    for head, block in days:
+        if head.strip() != heading:
+            parts.append("\n".join([head, *block]).strip("\n") + "\n")
+    return "\n".join(parts)
+
+
+def _today_section(heading: str, old: list[str], entries: Iterable[DigestEntry]) -> str:
+    sections: dict[str, list[str]] = {}
+    current = None
+    for line in old:
+        found = _COLLECTION.match(line)
+        if found:
+            current = sections.setdefault(found.group(1), [])
+        elif line.strip():
+            sections.setdefault(current or "Other papers", []).append(line)
+    new_by_collection: dict[str, list[DigestEntry]] = {}
+    for entry in entries:
+        new_by_collection.setdefault(f"{entry.collection}", []).append(entry)
+    for collection, items in sorted(new_by_collection.items(), key=lambda kv: kv[0].casefold()):
+        for entry in sorted(items, key=lambda e: (e.paper.casefold(), e.paper)):
+            key = entry.paper.casefold()
+            for lines in sections.values():  # once per day: the newer line replaces the older
+                lines[:] = [x for x in lines if _entry_key(x) != key]
+            sections.setdefault(collection, []).append(entry.line)
+    out = [heading, ""]
+    for collection, lines in sections.items():
+        if lines:
+            out += [f"### {collection}", "", *lines, ""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _entry_key(line: str) -> str | None:
+    found = _ENTRY.match(line)
+    return found.group(1).strip().casefold() if found else None
+
+
+# -- seen ids --------------------------------------------------------------------------------
+def _load_seen(vault: Path) -> set[str] | None:
+    try:
+        data = json.loads((vault / SEEN_FILE).read_text("utf-8"))
+        return {str(i) for i in data.get("papers", [])}
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _save_seen(vault: Path, seen: set[str] | None, report: SyncReport) -> None:
+    if seen is None:  # first digest: every paper now in the vault counts as seen
+        seen = set(_vault_paper_ids(vault))
+    for rel in (*report.created, *report.updated):
+        head = note_head(str(vault / rel))
+        if head.get("type") == "paper" and head.get("vaultsync_id"):
+            seen.add(head["vaultsync_id"])
+    text = json.dumps({"papers": sorted(seen)}, indent=0) + "\n"
+    target = vault / SEEN_FILE
+    if not seen and not target.exists():
+        return  # no paper notes here (another format's output): leave no trace
+    if not target.exists() or target.read_text("utf-8") != text:
+        write_note_atomically(SEEN_FILE, text, vault=vault)
+
+
+def _vault_paper_ids(vault: Path) -> Iterable[str]:
+    for folder, dirs, files in os.walk(vault):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in files:
+            if name.endswith(".md") and not name.startswith("."):
+                head = note_head(os.path.join(folder, name))
+                if head.get("type") == "paper" and head.get("vaultsync_id"):
+                    yield head["vaultsync_id"]
+
+
+# -- daily notes -----------------------------------------------------------------------------
+_MOMENT = re.compile(r"\[[^\]]*\]|YYYY|YY|MMMM|MMM|MM|M|Do|DD|D|dddd|ddd|.", re.S)
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def format_moment(fmt: str, day: dt.date) -> str:
+    """``day`` written in a moment.js format, as Obsidian names daily notes (English names).
+
+    Supported: ``YYYY YY MMMM MMM MM M DD D Do dddd ddd`` and ``[literal text]``; any other
+    character is written as is.
+    """
+    def token(t: str) -> str:
+        if t.startswith("["):
+            return t[1:-1]
+        ordinal = "th" if 10 <= day.day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day.day % 10, "th")
+        return {
+            "YYYY": f"{day.year:04d}", "YY": f"{day.year % 100:02d}",
+            "MMMM": _MONTHS[day.month - 1], "MMM": _MONTHS[day.month - 1][:3],
+            "MM": f"{day.month:02d}", "M": str(day.month),
+            "DD": f"{day.day:02d}", "D": str(day.day), "Do": f"{day.day}{ordinal}",
+            "dddd": _WEEKDAYS[day.weekday()], "ddd": _WEEKDAYS[day.weekday()][:3],
+        }.get(t, t)
+
+    return "".join(token(m.group(0)) for m in _MOMENT.finditer(fmt))
+
+
+@dataclass(frozen=True)
+class DailyNoteSettings:
+    """Obsidian's Daily notes settings; ``configured`` is False when the file does not exist."""
+
+    folder: str = ""
+    format: str = "YYYY-MM-DD"
+    template: str = ""
+    configured: bool = False
+
+
+def daily_note_settings(vault: Path) -> DailyNoteSettings:
+    """``.obsidian/daily-notes.json`` (``folder``, ``format``, ``template``), with Obsidian's
+    defaults (vault root, ``YYYY-MM-DD``, no template) for missing or empty values."""
+    try:
+        data = json.loads((Path(vault) / DAILY_SETTINGS).read_text("utf-8"))
+    except FileNotFoundError:
+        return DailyNoteSettings()
+    except (OSError, ValueError):
+        return DailyNoteSettings(configured=True)
+    data = data if isinstance(data, dict) else {}
+
+    def text(key: str, default: str) -> str:
+        value = data.get(key)
+        return value.strip() if isinstance(value, str) and value.strip() else default
+
+    return DailyNoteSettings(text("folder", "").strip("/"), text("format", "YYYY-MM-DD"),
+                             text("template", ""), True)
+
+
+def daily_note_path(vault: Path, today: dt.date) -> tuple[str, DailyNoteSettings]:
+    """The vault-relative path of today's daily note, and the settings it came from."""
+    settings = daily_note_settings(vault)
+    name = format_moment(settings.format, today) + ".md"
+    return (f"{settings.folder}/{name}" if settings.folder else name), settings
+
+
+def append_to_daily_note(vault: Path, lines: list[str], today: dt.date) -> str | None:
+    """Add ``lines`` to today's daily note, inside its own generated region; return its path,
+    or ``None`` when nothing was written.
+
+    Where: the folder and name format of ``.obsidian/daily-notes.json``. The note is created
+    (from the settings' template, ``{{title}}``, ``{{date}}``, ``{{time}}`` filled in) only when that
+    file exists: the user then told Obsidian where daily notes go. Without it, Obsidian's
+    defaults are used (``YYYY-MM-DD.md`` at the root) and only an existing note is appended to.
+    The user's text is never changed: the region goes at the end of the note; later syncs add
+    the lines it lacks (one per paper). A note whose region markers are broken is left alone.
+    """
+    from ..doctor import find_region
+
+    vault = Path(vault)
+    if not lines:
+        return None
+    rel, settings = daily_note_path(vault, today)
+    target = vault / rel
+    signature = file_signature(target)
+    if signature is None and not settings.configured:
+        return None
+    if signature is None:
+        text = _daily_template(vault, settings, today, PurePosixPath(rel).stem)
+    else:
+        text = target.read_text("utf-8")
+    span = find_region(text)
+    if span is None and ("%% vaultsync:" in text):
+        log.warning("%s: its vaultsync region markers are broken; not appended to", rel)
+        return None
+    old = span.text.splitlines() if span else [f"New papers (see [[{DIGEST_NOTE[:-3]}]]):", ""]
+    have = {_entry_key(line) for line in old}
+    add = [line for line in lines if _entry_key(line) not in have or _entry_key(line) is None]
+    if span is not None and not add:
+        return None
+    body = "\n".join([*old, *add]).rstrip("\n") + "\n"
+    region = f"{begin_marker(body)}\n{body}{END_MARKER}\n"
+    if span is None:
+        gap = "" if not text else ("\n" if text.endswith("\n") else "\n\n")
+        new_text = text + gap + region
+    else:
+        new_text = text[:span.begin] + region + text[span.after_end:]
+    write_note_atomically(rel, new_text, vault=vault, expect=signature)
+    return rel
+
+
+def _daily_template(vault: Path, settings: DailyNoteSettings, today: dt.date, title: str) -> str:
+    if not settings.template:
+        return ""
+    name = settings.template if settings.template.endswith(".md") else settings.template + ".md"
+    try:
+        text = (vault / name).read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    now = dt.datetime.combine(today, dt.time())
+    text = re.sub(r"\{\{\s*date:([^}]*)\}\}", lambda m: format_moment(m.group(1).strip(), today), text)
+    text = re.sub(r"\{\{\s*date\s*\}\}", format_moment(settings.format, today), text)
+    text = re.sub(r"\{\{\s*time\s*\}\}", now.strftime("%H:%M"), text)
+    return re.sub(r"\{\{\s*title\s*\}\}", title, text)
+
+
+# -- the plugin ------------------------------------------------------------------------------
+@hookimpl
+def vaultsync_sync_finished(report: SyncReport, vault: Path, config: Mapping[str, Any]) -> None:
+    """After each sync: update ``New papers.md`` (and today's daily note with ``[digest] daily``)."""
+    daily = (config.get("digest") or {}).get("daily", False) is True
+    result = update_digest(Path(vault), report, daily=daily)
+    for problem in result.problems:
+        log.warning("%s", problem)
