@@ -17,6 +17,23 @@ from .records import ConceptMention
 # How much each kind of evidence says "this is a real research concept".
 KIND_WEIGHT = {"vocabulary": 3.0, "acronym": 2.0, "phrase": 1.0}
 
+# True of nearly every paper, so a note for them would be a hub that says nothing.
+TOO_BROAD = frozenset(concept_key(n) for n in (
+    "artificial intelligence", "machine learning", "deep learning", "neural networks",
+    "deep neural networks", "models", "data", "algorithms", "methods", "computer science",
+))
+
+# A long form ending in one of these names a part of one paper's own method ("Spiking
+# Confidence Gate", "Sequential Event-Space Calibrator"), not a concept of the field.
+COMPONENT_HEADS = frozenset(concept_key(w) for w in """
+module block gate layer unit adapter calibrator mechanism strategy scheme pipeline framework
+architecture loss score index metric estimator algorithm method approach system engine router
+planner controller regularizer selector sampler toolkit suite protocol paradigm procedure
+component head trick recipe policy objective
+""".split())
+# ... and these too when the long form is long (a field names its concepts briefly).
+LONG_COMPONENT_HEADS = frozenset(concept_key(w) for w in "model network process transformer".split())
+
 
 def is_acronym(text: str) -> bool:
     """`LLM`, `LLMs`, `MoE`, `3DSGG`, `SS-Neurons`: mostly capitals, short, no spaces."""
@@ -112,10 +129,13 @@ class ConceptIndex:
     def is_shared_concept(self, cluster: Cluster, promoted_phrases: set[str], own_names: set[str]) -> bool:
         """Does this cluster deserve a shared concept note?
 
-        Vocabulary concepts always do; an acronym definition does unless the paper coined it
-        for its own method (then it is that paper's alias) and no other paper uses it; a
+        Vocabulary concepts always do (unless too broad to say anything); an acronym definition
+        does when other papers use it too, or when it does not look like the paper's own coinage
+        (a coined hint, a component head like "module", an acronym inside the paper's name); a
         phrase does only when corpus statistics promoted it (it recurs across papers).
         """
+        if cluster.key in TOO_BROAD:
+            return False
         if cluster.canonical:
             return True
         name = cluster.name
@@ -124,11 +144,31 @@ class ConceptIndex:
         if is_acronym(name):
             return False  # an acronym without its long form is not a concept name
         kinds = cluster.kinds
-        if kinds.get("acronym"):
-            return True
+        shared_by_many = len(cluster.papers) >= 2
         if kinds.get("acronym-coined"):
-            return len(cluster.papers) >= 2
+            return shared_by_many
+        if kinds.get("acronym"):
+            return shared_by_many or not self._looks_coined(cluster, own_names)
         if any(kind not in ("phrase", "acronym-coined") for kind in kinds):
             return True  # a plugin's own kind (dataset, ...) is trusted
         return cluster.key in promoted_phrases
 
+    @staticmethod
+    def _looks_coined(cluster: Cluster, own_names: set[str]) -> bool:
+        words = cluster.key.split()
+        head = words[-1] if words else ""
+        if head in COMPONENT_HEADS or (head in LONG_COMPONENT_HEADS and len(words) >= 4):
+            return True
+        # its acronym is part of a paper's own name: RCGP in "RCGP-UCB"
+        return any(concept_key(alias) in name.split() for alias in cluster.aliases if is_acronym(alias)
+                   for name in own_names)
+
+    def add_broader(self, name: str) -> Cluster:
+        """The cluster of a broader concept a vocabulary named (created, without papers, if new)."""
+        key = concept_key(name)
+        key = self._alias_keys.get(key) or key
+        cluster = self.clusters.get(key)
+        if cluster is None:
+            cluster = self.clusters[key] = Cluster(key, canonical=name)
+            cluster.names[name] += 1
+        return cluster

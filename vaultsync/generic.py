@@ -65,6 +65,7 @@ novel approach|novel method|novel framework|simple yet effective|effective metho
 efficient method|general framework|unified framework|main contributions|contributions
 computational efficiency|computational cost|computational overhead|performance degradation
 performance gap|performance drop|project page|project website|code and data|plug-and-play
+trainable parameters|model parameters|training data|training set|test set|test time|inference time
 """.replace("\n", "|").split("|") if p.strip())
 
 # Words that only grade or point at a result; a phrase built from these and GENERIC_NOUNS alone

@@ -66,6 +66,13 @@ def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options:
     own_names = {concept_key(n) for _, f in papers_in for n in (f.name.name, *f.name.aliases) if n}
     shared = {key: c for key, c in index.clusters.items()
               if concept_id(key) not in options.deleted_ids and index.is_shared_concept(c, promoted, own_names)}
+    # the broader concepts a vocabulary names get notes too, so the graph has a hierarchy
+    for cluster in list(shared.values()):
+        for name in cluster.broader:
+            upper = index.add_broader(name)
+            if upper.key not in shared and concept_id(upper.key) not in options.deleted_ids \
+                    and index.is_shared_concept(upper, promoted, own_names):
+                shared[upper.key] = upper
 
     # 3. names: the user's existing names first, then concepts, collections, papers
     registry = NameRegistry()

@@ -403,17 +403,16 @@ def promote_phrases(
     min_df: int = 2,
     top_k: int = 15,
     max_df_ratio: float = 0.5,
-    min_df_single: int = 3,
 ) -> set[str]:
     """Concept keys of phrases worth a shared concept note.
 
-    A phrase is promoted when it is among the ``top_k`` of some paper by salience x idf, occurs in
-    at least ``min_df`` papers (never fewer than two: a concept of one paper links nothing), or
-    ``min_df_single`` for a single word (weaker evidence of a concept), is not generic, and (in
-    corpora of ten papers or more) occurs in at most ``max_df_ratio`` of them.
+    A phrase is promoted when it has two words or more (a single word — "node", "prompts",
+    "suppresses" — is too weak a signal without a tagger; the vocabulary names single-word
+    concepts), is among the ``top_k`` of some paper by salience x idf, occurs in at least
+    ``min_df`` papers (never fewer than two: a concept of one paper links nothing), is not
+    generic, and (in corpora of ten papers or more) occurs in at most ``max_df_ratio`` of them.
     """
     min_df = max(2, min_df)
-    min_df_single = max(min_df, min_df_single)
     n_docs = len(doc_phrases)
     keyed = [
         {concept_key(m.name): m for m in mentions if m.kind == "phrase"} for mentions in doc_phrases
@@ -423,8 +422,7 @@ def promote_phrases(
     for doc in keyed:
         scored = []
         for key, mention in doc.items():
-            needed = min_df if " " in key else min_df_single
-            if not key or df[key] < needed or is_generic(mention.name):
+            if not key or " " not in mention.name.strip() or df[key] < min_df or is_generic(mention.name):
                 continue
             if n_docs >= 10 and df[key] > max_df_ratio * n_docs:
                 continue
