@@ -299,3 +299,25 @@ def test_the_state_lives_outside_the_vault_and_caches_blobs(vault, state_dir):
 
 def test_sync_files_is_one_call(vault):
     assert sync_files([paper("a1", "Alpha")], vault).created == ("Papers/Alpha.md",)
+
+
+def test_a_file_owned_whole_that_the_user_changed_is_proposed_not_overwritten(vault):
+    canvas = lambda text: OutputFile("Maps/concepts.canvas", text, merge=False, kind="canvas")  # noqa: E731
+    sync(vault, [canvas('{"nodes": []}')])
+    sync(vault, [canvas('{"nodes": [1]}')])  # vaultsync's own change: written
+    assert (vault / "Maps/concepts.canvas").read_text() == '{"nodes": [1]}'
+    (vault / "Maps/concepts.canvas").write_text('{"nodes": [1], "mine": true}')  # the user rearranged it
+    report = sync(vault, [canvas('{"nodes": [2]}')])
+    assert (vault / "Maps/concepts.canvas").read_text() == '{"nodes": [1], "mine": true}'
+    assert len(report.conflicts) == 1 and (vault / ".vaultsync/conflicts/Maps/concepts.canvas").exists()
+
+
+def test_a_concept_note_no_longer_derived_is_marked_removed_not_deleted(vault):
+    concept = lambda cid, name: OutputFile(f"Concepts/{name}.md", f"# {name}\n",  # noqa: E731
+                                           {"vaultsync_id": cid, "type": "concept", "title": name}, cid, "concept")
+    sync(vault, [paper("a1", "Alpha"), concept("c1", "Graphs"), concept("c2", "Trees")], seeds=["s.txt"])
+    report = sync(vault, [paper("a1", "Alpha"), concept("c1", "Graphs")], seeds=["s.txt"])
+    assert report.removed == ("Concepts/Trees.md",)
+    assert fm_of(vault / "Concepts/Trees.md")["status"] == "removed"
+    report = sync(vault, [paper("a1", "Alpha"), concept("c1", "Graphs"), concept("c2", "Trees")], seeds=["s.txt"])
+    assert "status" not in fm_of(vault / "Concepts/Trees.md")

@@ -227,8 +227,9 @@ def _related_papers(paper_concepts: dict[str, list[str]], doc_freq, total) -> di
     for paper_id, keys in paper_concepts.items():
         for key in keys:
             papers_of[key].append(paper_id)
-    # a concept half the corpus mentions says nothing about relatedness, and costs n^2
-    cap = max(50, total // 20)
+    # a hub concept ("Benchmarks", in a third of the papers) says nothing about relatedness, and
+    # costs n^2: only concepts in at most 1 paper in 5 (and at most 200 papers) relate papers
+    cap = min(max(2, total // 5), 200)
     weight = {key: math.log(total / len(ids)) for key, ids in papers_of.items() if 1 < len(ids) <= cap}
     related = {}
     for paper_id, keys in paper_concepts.items():

@@ -23,6 +23,7 @@ from .records import ExtractContext, Seed, SyncReport, frozen_mapping
 from .errors import VaultsyncError
 from .render import render
 from .sync import VaultSession
+from .teaching import taught_concepts
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,7 @@ class Exporter:
         self.session = VaultSession(self.vault_dir, recreate_deleted=options.recreate_deleted)
         self._seeds: dict[str, tuple[tuple[int, int, int] | None, Seed | None, str | None]] = {}
         self._extracted: dict[str, Extracted] = {}
+        self._taught: tuple = ()
 
     def __enter__(self) -> "Exporter":
         self.session.__enter__()
@@ -96,13 +98,37 @@ class Exporter:
             del self._seeds[gone]
         return result
 
-    def run(self) -> SyncReport:
-        """Bring the vault up to date with the seeds folder; return what changed."""
+    def stale(self) -> set[str]:
+        """Seed files new, changed or gone since the last run, by stat signature (no reading)."""
+        current = set(list_seed_files(self.seeds_dir))
+        changed = {r for r in current if r not in self._seeds
+                   or self._seeds[r][0] != _signature(self.seeds_dir / r)}
+        return changed | (set(self._seeds) - current)
+
+    def seed(self, relative: str) -> Seed | None:
+        """The seed file as the last run read it (None if it was not read or could not be)."""
+        cached = self._seeds.get(relative)
+        return cached[1] if cached else None
+
+    def run(self, changed: Iterable[str] | None = None) -> SyncReport:
+        """Bring the vault up to date with the seeds folder; return what changed.
+
+        ``changed``: seed files to re-read even if their stat signature looks unchanged. A seed
+        file that is gone (since the last run, or since the state last saw it) has its papers
+        marked removed.
+        """
+        for relative in changed or ():
+            self._seeds.pop(relative, None)
         self._step("read")
         read = self.read()
+        gone = {p.seed for p in self.session.state.papers()} - set(self._seeds)
         abstracts = [abstract for seed in read.seeds for abstract in seed.abstracts]
         self._step("extract")
-        context = ExtractContext(vault=str(self.vault_dir.resolve()), config=self.options.config)
+        taught = taught_concepts(self.session, remember=not self.options.dry_run)
+        if taught != self._taught:  # the user taught something new: every abstract may read differently
+            self._extracted.clear()
+            self._taught = taught
+        context = ExtractContext(vault=str(self.vault_dir.resolve()), config=self.options.config, taught=taught)
         fresh = {a.id: a for a in abstracts if a.id not in self._extracted}
         for abstract, facts in zip(fresh.values(), extract_all(list(fresh.values()), self.pm, context)):
             self._extracted[abstract.id] = facts
@@ -121,7 +147,7 @@ class Exporter:
         self._step("render")
         files = render(model, self.options.format, self.pm, {"config": self.options.config})
         self._step("write")
-        report = session.apply(files, seeds=[seed.path for seed in read.seeds], dry_run=self.options.dry_run)
+        report = session.apply(files, seeds=[seed.path for seed in read.seeds] + sorted(gone), dry_run=self.options.dry_run)
         # a problem with the input is an error (exit status 1) even though the run went on
         problems = tuple(read.problems) + tuple(p for facts in extracted for p in facts.problems)
         report = replace(report, papers=len(model.papers), concepts=len(model.concepts),

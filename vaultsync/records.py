@@ -231,12 +231,22 @@ class SyncReport:
 
 
 @dataclass(frozen=True)
+class TaughtConcept:
+    """A concept as the user named it in a concept note they created or edited."""
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    broader: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class ExtractContext:
-    """What extractors may consult besides the abstract: the target vault (whose concept notes
-    teach the vocabulary) and the config, one section per plugin name."""
+    """What extractors may consult besides the abstract: the target vault, the concepts its
+    user taught (see ``vaultsync.teaching``), and the config, one section per plugin name."""
 
     vault: str | None = None  # absolute path of the vault being written, if any
     config: Mapping[str, Mapping[str, Any]] = field(default_factory=frozen_mapping)
+    taught: tuple[TaughtConcept, ...] = ()
 
     def options(self, plugin: str) -> Mapping[str, Any]:
         return self.config.get(plugin, frozen_mapping())

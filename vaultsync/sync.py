@@ -151,6 +151,34 @@ class VaultSession:
                     f"{first[0]} only (remove vaultsync_id from the copy)")
             self._index[vid] = places[0]
 
+    def refresh(self) -> None:
+        """Catch up with notes moved, renamed, deleted or added in the vault since the last scan.
+
+        For a long-lived session (``vaultsync watch``). Cheap when nothing moved: lists the
+        vault's notes and reads the head only of paths the index does not know; an id whose
+        note is gone from its path leaves the index (so it counts as deleted, or is found anew).
+        """
+        paths: set[str] = set()
+        folders = [self.root]
+        while folders:
+            with os.scandir(folders.pop()) as entries:
+                for entry in entries:
+                    if entry.name.startswith(".") or entry.is_symlink():
+                        continue
+                    if entry.is_dir():
+                        folders.append(Path(entry.path))
+                    elif entry.name.endswith(".md"):
+                        paths.add(Path(entry.path).relative_to(self.root).as_posix())
+        indexed = {rel for rel, _ in self._index.values()}
+        for vid, (rel, _) in list(self._index.items()):
+            if rel not in paths:
+                del self._index[vid]
+        for rel in sorted(paths - indexed):
+            head = note_head(os.path.join(self.root, rel))
+            vid = head.get("vaultsync_id")
+            if vid and vid not in self._index:
+                self._index[vid] = (rel, head.get("type"))
+
     # -- what the pipeline asks before rendering ---------------------------------------------
     def existing_path(self, vaultsync_id: str) -> str | None:
         """Vault-relative path of the note carrying this id (or the note it was matched to)."""
@@ -160,6 +188,26 @@ class VaultSession:
     def existing_names(self) -> dict[str, str]:
         """id -> the stem of its note as it is now named in the vault."""
         return {vid: PurePosixPath(path).stem for vid, (path, _) in self._index.items()}
+
+    def changed_notes(self, kind: str | None = None) -> dict[str, str]:
+        """id -> path of the notes (of ``kind``) whose bytes differ from what vaultsync last wrote:
+        the ones the user edited. A note the state does not know counts as changed."""
+        known = self.state.notes()
+        changed = {}
+        for vid, (rel, note_kind) in self._index.items():
+            if kind is not None and note_kind != kind:
+                continue
+            rec = known.get(vid)
+            full = self.root / rel
+            if rec is not None and rec.signature is not None and file_signature(full) == rec.signature:
+                continue  # untouched since vaultsync wrote it: no need to read it
+            try:
+                data = full.read_bytes()
+            except OSError:
+                continue
+            if rec is None or _sha(data) != rec.content_sha:
+                changed[vid] = rel
+        return changed
 
     def deleted_ids(self) -> set[str]:
         """Ids vaultsync wrote before whose note is gone from the vault (the user deleted it)."""
@@ -220,6 +268,10 @@ class _DryRun(Exception):
     pass
 
 
+# Notes derived from the seeds: marked `status: removed` (never deleted) when no longer derived.
+DERIVED_KINDS = ("paper", "concept", "collection")
+
+
 class _Run:
     """The bookkeeping of one ``apply`` call."""
 
@@ -276,6 +328,12 @@ class _Run:
             return
         old_bytes = target.read_bytes() if sig is not None else None
         if not f.merge:
+            # a file owned whole (a canvas, a JSONL dump) that someone changed since vaultsync
+            # wrote it -- a map the user rearranged -- is theirs now: propose, don't overwrite
+            edited = (old_bytes is not None and old_bytes != f.body.encode("utf-8")
+                      and (rec is None or rec.content_sha != _sha(old_bytes)))
+            if edited:
+                return self._conflict(f, rel, "it was changed since vaultsync wrote it", f.body)
             return self._finish(f, key, rel, target, sig, old_bytes, f.body, None, ())
         try:
             existing = old_bytes.decode("utf-8") if old_bytes is not None else None
@@ -341,24 +399,26 @@ class _Run:
     def mark_removed(self, given: set[str], seeds: set[str]) -> None:
         paper_seeds = {p.id: p.seed for p in self.s.state.papers()}
         for vid, (rel, kind) in sorted(self.s._index.items(), key=lambda kv: kv[1][0]):
-            if kind != "paper" or vid in given:
+            if kind not in DERIVED_KINDS or vid in given:
                 continue
             try:
                 self._mark_removed(vid, rel, kind, paper_seeds.get(vid), seeds)
             except (VaultsyncError, OSError, UnicodeDecodeError) as exc:
-                self.warnings.append(f"{rel}: its abstract left the seeds, but it could not be "
+                self.warnings.append(f"{rel}: no longer derived from the seeds, but it could not be "
                                      f"marked removed ({exc})")
 
     def _mark_removed(self, vid: str, rel: str, kind: str, seed: str | None, seeds: set[str]) -> None:
         target = resolve_vault_path(self.s.root, rel)
         text = target.read_text("utf-8")
         fm = _frontmatter_or_none(text)
-        if fm is None or not _from_seeds(seed, fm.get("source"), seeds):
+        # a paper is gone when its own seed was read without it; a concept or collection note
+        # is gone when a run over the seeds no longer produces it
+        if fm is None or (kind == "paper" and not _from_seeds(seed, fm.get("source"), seeds)):
             return
         if fm.get(REMOVED_KEY) == REMOVED_VALUE:
             return
         if fm.get(REMOVED_KEY) not in (None, ""):
-            self.warnings.append(f"{rel}: its abstract left the seeds, but its "
+            self.warnings.append(f"{rel}: no longer derived from the seeds, but its "
                                  f"'{REMOVED_KEY}' property is yours, so it was not marked")
             return
         keep = {k: fm[k] for k in ("vaultsync_id", "type") if k in fm}

@@ -1,0 +1,86 @@
+"""The user's vault teaches the vocabulary.
+
+A concept note the user created (no ``vaultsync_id``) or edited (its bytes differ from what
+vaultsync last wrote) is a statement about the field: its title is a concept, its ``aliases``
+are that concept's spellings, its ``broader`` links place it. What an edited note taught is
+remembered in the state, so the lesson outlives vaultsync's next rewrite of the note.
+
+Notes vaultsync wrote and nobody touched teach nothing: feeding the tool's own output back
+into it would make every export differ from the one before.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from .frontmatter_io import FrontmatterError, note_head, read_frontmatter, split_note
+from .records import TaughtConcept
+from .sync import VaultSession
+
+log = logging.getLogger(__name__)
+
+CONCEPTS_FOLDER = "Concepts"
+_BLOB = "taught-concepts"
+
+
+def _link_text(value: Any) -> str:
+    text = str(value).strip()
+    if text.startswith("[[") and text.endswith("]]"):
+        text = text[2:-2].split("|")[-1].split("#")[0]
+    return " ".join(text.split())
+
+
+def _as_list(value: Any) -> list:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def read_taught(path: Path) -> TaughtConcept | None:
+    """The concept a note states, or None for another type, a removed note, or broken YAML."""
+    try:
+        yaml_text, _ = split_note(path.read_text(encoding="utf-8-sig"))
+        meta = read_frontmatter(yaml_text)
+    except (OSError, UnicodeDecodeError, FrontmatterError) as error:
+        log.debug("not learning from %s: %s", path, error)
+        return None
+    if meta.get("type", "concept") != "concept" or meta.get("status") == "removed":
+        return None
+    name = _link_text(meta.get("title") or path.stem)
+    if not name:
+        return None
+    aliases = tuple(a for a in map(_link_text, _as_list(meta.get("aliases"))) if a)
+    broader = tuple(b for b in map(_link_text, _as_list(meta.get("broader"))) if b)
+    return TaughtConcept(name, aliases, broader)
+
+
+def taught_concepts(session: VaultSession, remember: bool = True) -> tuple[TaughtConcept, ...]:
+    """Every concept the user's vault teaches, in a stable order (see the module docstring)."""
+    root = session.root
+    lessons: dict[str, TaughtConcept] = {}
+    folder = root / CONCEPTS_FOLDER
+    if folder.is_dir():
+        for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+            if entry.name.endswith(".md") and entry.is_file() and not note_head(entry.path).get("vaultsync_id"):
+                taught = read_taught(Path(entry.path))
+                if taught:
+                    lessons[f"path:{entry.name}"] = taught
+    stored = session.state.get_blob(_BLOB)
+    remembered: dict[str, list] = json.loads(stored) if stored else {}
+    live = set(session.existing_names())
+    remembered = {vid: value for vid, value in remembered.items() if vid in live}
+    for vid, rel in sorted(session.changed_notes("concept").items()):
+        taught = read_taught(root / rel)
+        if taught:
+            remembered[vid] = [taught.name, list(taught.aliases), list(taught.broader)]
+    for vid, (name, aliases, broader) in sorted(remembered.items()):
+        lessons[vid] = TaughtConcept(name, tuple(aliases), tuple(broader))
+    if remember:
+        encoded = json.dumps(remembered, sort_keys=True, ensure_ascii=False).encode("utf-8")
+        if encoded != stored:
+            session.state.put_blob(_BLOB, encoded)
+    return tuple(lessons.values())
