@@ -136,6 +136,9 @@ class ObsidianFormat:
             rendered = context.render_note(subject, self.name, model) if context.render_note else None
             yield rendered if rendered is not None else _render_builtin(subject, model)
         yield render_index(model)
+        from ..views.canvas import render_canvases  # lazy: only the obsidian format draws maps
+
+        yield from render_canvases(model)
 
 
 def _render_builtin(subject, model: VaultModel) -> OutputFile:
