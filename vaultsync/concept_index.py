@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import Iterable, Sequence
 
 from .canonical import concept_key, title_case
 from .generic import is_generic
@@ -64,6 +65,12 @@ class Cluster:
         return title_case(best)
 
 
+def _overlap(key: str, words: set[str]) -> float:
+    """Share of the shorter side's words the two have in common."""
+    mine = set(key.split())
+    return len(mine & words) / max(1, min(len(mine), len(words)))
+
+
 def _well_formed(text: str) -> int:
     return int(not text.isupper()) + int("-" not in text) + int(not text.islower())
 
@@ -74,18 +81,34 @@ class ConceptIndex:
     def __init__(self) -> None:
         self.clusters: dict[str, Cluster] = {}
         self._alias_keys: dict[str, str | None] = {}  # alias key -> cluster key (None: ambiguous)
+        self._alias_words: dict[str, set[str]] = {}  # cluster key -> words of its name and aliases
         self.paper_keys: dict[str, dict[str, None]] = {}  # paper id -> its cluster keys, in order
+
+    def build(self, papers: Iterable[tuple[str, Sequence[ConceptMention]]]) -> "ConceptIndex":
+        """Fold a whole corpus in: first what the vocabulary says about spellings (so the order
+        of papers never matters), then every paper's mentions."""
+        papers = list(papers)
+        for _, mentions in papers:
+            for mention in mentions:
+                if mention.kind == "vocabulary":
+                    self._learn_aliases(mention)
+        for paper_id, mentions in papers:
+            self.add_paper(paper_id, mentions)
+        return self
 
     def _cluster_for(self, mention: ConceptMention) -> Cluster:
         key = concept_key(mention.name)
-        if key not in self.clusters:
-            # a vocabulary alias (`LLM`, `large language model`) joins its canonical concept
-            target = self._alias_keys.get(key)
-            if mention.kind.startswith("acronym") and target is None:
-                for alias in mention.aliases:
-                    target = self._alias_keys.get(concept_key(alias)) or target
-            if target:
-                key = target
+        target = self._alias_keys.get(key) if mention.kind != "vocabulary" else None
+        if target is None and mention.kind.startswith("acronym") and key not in self.clusters:
+            # `Omni-Multimodal Large Language Models (Omni-MLLMs)` joins the concept whose alias is
+            # `Omni-MLLMs` -- when the long forms agree, since VQA is two concepts
+            for alias in mention.aliases:
+                candidate = self._alias_keys.get(concept_key(alias))
+                if candidate and _overlap(key, self._alias_words.get(candidate, set())) >= 0.5:
+                    target = candidate
+                    self._alias_keys.setdefault(key, candidate)
+                    break
+        key = target or key
         cluster = self.clusters.get(key)
         if cluster is None:
             cluster = self.clusters[key] = Cluster(key)
@@ -93,20 +116,21 @@ class ConceptIndex:
 
     def _learn_aliases(self, mention: ConceptMention) -> None:
         key = concept_key(mention.name)
+        words = self._alias_words.setdefault(key, set(key.split()))
         for alias in (mention.name, *mention.aliases):
             alias_key = concept_key(alias)
             if alias_key == key or not alias_key:
                 continue
             known = self._alias_keys.get(alias_key, key)
             self._alias_keys[alias_key] = key if known == key else None
+            if not is_acronym(alias):
+                words.update(alias_key.split())
 
-    def add_paper(self, paper_id: str, mentions: list[ConceptMention]) -> None:
-        """Fold one paper's mentions in. Vocabulary mentions first, so their aliases anchor."""
-        ordered = sorted(mentions, key=lambda m: m.kind != "vocabulary")
+    def add_paper(self, paper_id: str, mentions: Sequence[ConceptMention]) -> None:
+        """Fold one paper's mentions in: vocabulary first, then acronym definitions, then the rest."""
+        ordered = sorted(mentions, key=lambda m: (m.kind != "vocabulary", not m.kind.startswith("acronym")))
         keys = self.paper_keys.setdefault(paper_id, {})
         for mention in ordered:
-            if mention.kind == "vocabulary":
-                self._learn_aliases(mention)
             cluster = self._cluster_for(mention)
             keys.setdefault(cluster.key, None)
             if mention.canonical and not cluster.canonical:
@@ -117,11 +141,9 @@ class ConceptIndex:
                 cluster.aliases.setdefault(alias, None)
             for name in mention.broader:
                 cluster.broader.setdefault(name, None)
-            first_in_paper = paper_id not in cluster.papers
             weight = KIND_WEIGHT.get(mention.kind, 1.5) * max(mention.score, 0.1)
             cluster.papers[paper_id] = cluster.papers.get(paper_id, 0.0) + weight
-            if first_in_paper or mention.kind not in cluster.kinds:
-                cluster.kinds[mention.kind] += 1
+            cluster.kinds[mention.kind] += 1
             spellings = cluster.surfaces.setdefault(paper_id, {})
             for surface in mention.surfaces:
                 spellings.setdefault(surface, None)

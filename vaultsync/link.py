@@ -59,9 +59,7 @@ def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options:
     papers_in = [(abstracts[i], extracted[i]) for i in chosen]
 
     # 2. concepts across the corpus
-    index = ConceptIndex()
-    for abstract, facts in papers_in:
-        index.add_paper(abstract.id, list(facts.extraction.concepts))
+    index = ConceptIndex().build((abstract.id, facts.extraction.concepts) for abstract, facts in papers_in)
     promoted = _promoted_phrase_keys([list(f.extraction.concepts) for _, f in papers_in], options.promote_phrases)
     own_names = {concept_key(n) for _, f in papers_in for n in (f.name.name, *f.name.aliases) if n}
     shared = {key: c for key, c in index.clusters.items()
