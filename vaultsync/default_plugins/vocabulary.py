@@ -15,11 +15,14 @@ Matching runs in one pass per automaton (pyahocorasick), never a regex per conce
   `NeRF`) match case-sensitively, so `MoE` never fires on "moe"; all other names match
   case-insensitively;
 * matches sit on word boundaries, the longest wins where matches overlap, and nothing inside
-  ``$...$`` math or a URL counts.
+  ``$...$`` math or a URL counts;
+* a one- or two-letter acronym (`OT`, `KD`, `LP`) means different things in different
+  subfields, so it counts only where the same text also names its entry another way
+  (`optimal transport ... OT`).
 
-The user's vault teaches it: ``Vocabulary.for_vault(vault)`` adds the concept notes of
-``<vault>/Concepts/*.md`` (their ``title`` and ``aliases``); a user's name wins over the
-shipped name of the same concept.
+The user's vault teaches it: ``Vocabulary.with_taught(context.taught)`` adds the concepts of
+the user's own concept notes (``vaultsync.teaching`` decides which); a user's name wins over
+the shipped name of the same concept.
 """
 
 from __future__ import annotations
@@ -28,27 +31,26 @@ import itertools
 import logging
 import os
 import re
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Iterable, NamedTuple
 
 import ahocorasick
 
 from ..canonical import concept_key, singular
 from ..errors import VaultsyncError
 from ..hookspecs import hookimpl
-from ..records import Abstract, ConceptMention, ExtractContext, Extraction
+from ..records import Abstract, ConceptMention, ExtractContext, Extraction, TaughtConcept
 
 log = logging.getLogger(__name__)
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "vocabulary.txt"
 
-# Hyphens, en dashes (`Kullback–Leibler`), slashes and underscores join words as a space does;
-# em dashes are left alone because they break clauses. Every mapping is one char to one char.
-_FOLD = str.maketrans(
-    {c: " " for c in "-\u2010\u2011\u2012\u2013\u2212\uFE63\uFF0D_/\t\n\r\f\v\u00a0\u2009\u202f"}
+# Hyphens and en dashes (`Kullback–Leibler`) join words as a space does; em dashes, slashes and
+# underscores are left alone (clause breaks, `a/b`, identifiers) but still end a word.
+_FOLD = str.maketrans(  # every mapping is one char to one char
+    {c: " " for c in "-\u2010\u2011\u2012\u2013\u2212\uFE63\uFF0D\t\n\r\f\v\u00a0\u2009\u202f"}
     | {"\u2019": "'"}
 )
 _SPACE_RUNS = re.compile(r" {2,}")
@@ -58,7 +60,7 @@ _PREPOSITIONS = {"of", "for", "in", "on", "with", "from", "to", "over", "under",
 # `pre-training` is also written `pretraining`; these prefixes close up.
 _CLOSING_PREFIXES = re.compile(
     r"\b(pre|post|re|co|non|multi|semi|self|fine|meta|hyper|sub|inter|intra|cross|over|under|"
-    r"un|de|bi|tri|uni|anti|auto|micro|macro|mid|mis|out|up|down|few|zero|one)-(?=[a-z])",
+    r"un|de|bi|tri|uni|anti|auto|micro|macro|mid|mis|out|up|down|few|zero|one)-(?=[a-zA-Z])",
     re.I,
 )
 _IRREGULAR_PLURALS = {
@@ -71,14 +73,14 @@ _IRREGULAR_PLURALS = {
     "process": "processes", "lens": "lenses", "datum": "data",
 }
 # British <-> American spellings by rule; a rule that misfires only adds a spelling nobody writes.
-_SPELLING_RULES = (
-    (re.compile(r"(?<=\w{3})iz(?=e|ing|ation|ability|able)"), "is"),
-    (re.compile(r"(?<=\w{3})is(?=e|ing|ation|ability|able)"), "iz"),
-    (re.compile(r"(?<=\w{2})yz(?=e|ing)"), "ys"),
-    (re.compile(r"(?<=[^l]e)l(?=ing$|ed$|er$|ers$)"), "ll"),
-    (re.compile(r"(?<=\w)ell(?=ing$|ed$|er$|ers$)"), "el"),
-    (re.compile(r"(?<=\w{2}[^aeiou])or(?=$|s$|al$|ally$|hood$|ing$|ed$)"), "our"),
-    (re.compile(r"(?<=\w{3})our(?=$|s$|al$|ally$|hood$|ing$|ed$)"), "or"),
+_SPELLING_RULES = (  # (a substring the rule needs, rule, replacement)
+    ("iz", re.compile(r"(?<=\w{3})iz(?=e|ing|ation|ability|able)"), "is"),
+    ("is", re.compile(r"(?<=\w{3})is(?=e|ing|ation|ability|able)"), "iz"),
+    ("yz", re.compile(r"(?<=\w{2})yz(?=e|ing)"), "ys"),
+    ("el", re.compile(r"(?<=[^l]e)l(?=ing$|ed$|er$|ers$)"), "ll"),
+    ("ell", re.compile(r"(?<=\w)ell(?=ing$|ed$|er$|ers$)"), "el"),
+    ("or", re.compile(r"(?<=\w{2}[^aeiou])or(?=$|s$|al$|ally$|hood$|ing$|ed$)"), "our"),
+    ("our", re.compile(r"(?<=\w{3})our(?=$|s$|al$|ally$|hood$|ing$|ed$)"), "or"),
 )
 _SPELLING_WORDS = {
     "center": "centre", "centre": "center", "defense": "defence", "defence": "defense",
@@ -89,6 +91,8 @@ _SPELLING_WORDS = {
     "anemia": "anaemia", "edema": "oedema", "pediatric": "paediatric", "hemorrhage": "haemorrhage",
 }
 _MAX_VARIANTS = 64
+# Two-letter acronyms that mean one thing across ML, so they count without their long form.
+_UNAMBIGUOUS_SHORT = frozenset({"RL"})
 
 
 @dataclass(frozen=True)
@@ -98,16 +102,16 @@ class VocabularyEntry:
     name: str
     aliases: tuple[str, ...] = ()
     broader: tuple[str, ...] = ()
-    origin: str = ""  # where it was read: "vocabulary.txt line 12", "Concepts/Foo.md"
+    origin: str = ""  # where it came from: "vocabulary.txt line 12", "taught by the vault"
 
     @property
     def names(self) -> tuple[str, ...]:
         return (self.name, *self.aliases)
 
 
-@dataclass(frozen=True)
-class VocabularyMatch:
-    """One mention: ``surface`` is exactly ``text[start:end]`` of the matched text."""
+class VocabularyMatch(NamedTuple):
+    """One mention: ``surface`` is exactly ``text[start:end]`` of the matched text.
+    (A named tuple: matching builds thousands a second.)"""
 
     entry: VocabularyEntry
     surface: str
@@ -130,19 +134,42 @@ def parse_vocabulary(text: str, origin: str = "vocabulary.txt") -> list[Vocabula
                 f"{origin} line {number}: expected `Name | alias > Broader ; Broader`; fix the empty "
                 "name or stray separator."
             )
-        entries.append(VocabularyEntry(names[0], tuple(names[1:]), tuple(broader), f"{origin} line {number}"))
+        aliases = tuple(dict.fromkeys(a for a in names[1:] if a.casefold() != names[0].casefold()))
+        entries.append(VocabularyEntry(names[0], aliases, tuple(broader), f"{origin} line {number}"))
     return entries
 
 
+@lru_cache(maxsize=65_536)
 def is_acronym(surface: str) -> bool:
     """True for names matched case-sensitively: one token, no digit, a capital after the first
     letter (`LLMs`, `MoE`, `NeRF`, `RL`). Such names collide with English words when folded."""
-    folded = surface.translate(_FOLD).strip()
+    folded = _fold_name(surface).strip()
     return (
         " " not in folded
         and not any(c.isdigit() for c in folded)
         and any(c.isupper() for c in folded[1:])
     )
+
+
+@lru_cache(maxsize=65_536)
+def entry_key(name: str) -> str:
+    """The key under which a name identifies one entry: the acronym as written (`PLM` and `pLM`
+    are different concepts), or ``concept_key`` for every other name. `LLMs` keys as `LLM`."""
+    if is_acronym(name):
+        name = name.strip()
+        if name.endswith("s") and sum(c.isupper() for c in name) >= 2:
+            return name[:-1]
+        return name
+    return concept_key(name)
+
+
+def is_short_acronym(name: str) -> bool:
+    """True for an acronym of one or two letters (`OT`, `LMs`): ambiguous across subfields, so
+    it is matched only next to another name of its entry (see ``Vocabulary.match``)."""
+    if not is_acronym(name):
+        return False
+    key = entry_key(name)
+    return sum(c.isalpha() for c in key) <= 2 and key not in _UNAMBIGUOUS_SHORT
 
 
 def surface_patterns(surface: str) -> tuple[list[str], bool]:
@@ -152,33 +179,46 @@ def surface_patterns(surface: str) -> tuple[list[str], bool]:
         forms = {word, word + "s"}
         if word.endswith("s") and sum(c.isupper() for c in word) >= 2:
             forms.add(word[:-1])  # `LLMs` listed: `LLM` too
-        return sorted(forms), True
-    spellings = {surface, _CLOSING_PREFIXES.sub(r"\1", surface)}
+        return list(forms), True
+    spellings = _closed_spellings(surface) if "-" in surface else (surface,)
     patterns: set[str] = set()
     for spelling in spellings:
-        words = _fold_spaces(spelling.translate(_FOLD)).strip().lower().split(" ")
+        words = _fold_name(spelling).lower().split()
+        last = len(words) - 1
         options = [
-            _word_forms(word, inflect=i == len(words) - 1 or words[i + 1] in _PREPOSITIONS)
-            for i, word in enumerate(words)
+            _word_forms(word, i == last or words[i + 1] in _PREPOSITIONS) for i, word in enumerate(words)
         ]
-        for combination in itertools.islice(itertools.product(*options), _MAX_VARIANTS):
-            patterns.add(" ".join(combination))
-    return sorted(patterns), False
+        patterns.update(map(" ".join, itertools.islice(itertools.product(*options), _MAX_VARIANTS)))
+    return list(patterns), False
 
 
-def _word_forms(word: str, inflect: bool) -> list[str]:
+def _closed_spellings(surface: str) -> set[str]:
+    """`self-supervised pre-training` -> also `self-supervised pretraining`, `selfsupervised pre-training`..."""
+    pieces = _CLOSING_PREFIXES.split(surface)  # text, prefix, text, prefix, ..., text
+    spellings = {""}
+    for index, piece in enumerate(pieces):
+        if index % 2 == 0:
+            spellings = {s + piece for s in spellings}
+        else:
+            spellings = {s + piece + joint for s in spellings for joint in ("-", "")}
+    return spellings
+
+
+@lru_cache(maxsize=65_536)
+def _word_forms(word: str, inflect: bool) -> tuple[str, ...]:
     forms = {word}
     if word.endswith(("'s", "s'")):
         forms.add(word[:-2] if word.endswith("'s") else word[:-1])  # `Bayes'`, `Jensen's`
     if len(word) >= 5 and word.isalpha():
         forms.add(_SPELLING_WORDS.get(word, word))
-        for rule, replacement in _SPELLING_RULES:
-            forms.update({rule.sub(replacement, form) for form in list(forms)})
+        for marker, rule, replacement in _SPELLING_RULES:
+            if marker in word:
+                forms.update([rule.sub(replacement, form) for form in forms])
     if inflect and len(word) >= 3 and word.isalpha():
         for form in list(forms):
             one = singular(form)
             forms.update({one, _plural(one)})
-    return sorted(forms)
+    return tuple(sorted(forms))
 
 
 def _plural(word: str) -> str:
@@ -192,30 +232,35 @@ def _plural(word: str) -> str:
     return next((c for c in candidates if c and singular(c) == word), word)
 
 
-def _fold_spaces(text: str) -> str:
-    return _SPACE_RUNS.sub(" ", text)
+def _fold_name(name: str) -> str:
+    """A name with hyphens as spaces, as ``match`` folds text (cheaply for ASCII names)."""
+    return name.replace("-", " ").replace("\t", " ") if name.isascii() else name.translate(_FOLD)
 
 
 class Vocabulary:
     """A set of concepts and the automata that find them in text.
 
-    Build with ``Vocabulary.load()`` (the shipped list, cached), ``Vocabulary.for_vault(vault)``
-    (shipped + the vault's concept notes, cached per vault state) or ``Vocabulary(entries)``.
-    Later entries win: an entry sharing a name's concept key with an earlier one replaces its
-    canonical name and adds its aliases.
+    Build with ``Vocabulary.load()`` (the shipped list, cached), ``Vocabulary.with_taught(taught)``
+    (shipped + the concepts the user's vault teaches, cached) or ``Vocabulary(entries)``.
+    Later entries win: an entry sharing a name's key (``entry_key``) with an earlier one
+    replaces its canonical name and adds its aliases. ``merge=False`` trusts that no two entries
+    share a key and every broader name is canonical (the shipped list, checked by its tests),
+    which halves the load time.
     """
 
-    def __init__(self, entries: Iterable[VocabularyEntry]):
-        self.entries = _merge(entries)
-        self._by_key = {concept_key(n): e for e in self.entries for n in e.names}
+    def __init__(self, entries: Iterable[VocabularyEntry], merge: bool = True):
+        self.entries = _merge(entries) if merge else tuple(entries)
+        self._by_key: dict[str, VocabularyEntry] | None = None
         self._sensitive, self._insensitive = _build_automata(self.entries)
 
     def __len__(self) -> int:
         return len(self.entries)
 
     def entry(self, name: str) -> VocabularyEntry | None:
-        """The entry one of whose names has ``name``'s concept key, or None."""
-        return self._by_key.get(concept_key(name))
+        """The entry one of whose names has ``name``'s key (see ``entry_key``), or None."""
+        if self._by_key is None:  # built on first use: matching never needs it
+            self._by_key = {entry_key(n): e for e in self.entries for n in e.names}
+        return self._by_key.get(entry_key(name))
 
     @classmethod
     def load(cls, path: str | os.PathLike[str] | None = None) -> "Vocabulary":
@@ -223,19 +268,20 @@ class Vocabulary:
         return _load_file(*_file_state(Path(path) if path else DATA_FILE))
 
     @classmethod
-    def for_vault(
-        cls, vault: str | os.PathLike[str] | None, extra_file: str | os.PathLike[str] | None = None
+    def with_taught(
+        cls, taught: Iterable[TaughtConcept] = (), extra_file: str | os.PathLike[str] | None = None
     ) -> "Vocabulary":
-        """Shipped entries, then ``extra_file``'s, then the vault's concept notes (which win).
+        """Shipped entries, then ``extra_file``'s, then the ``taught`` concepts, which win: a
+        taught concept sharing a name with a shipped one renames it and adds its aliases.
 
-        Cached on the vault path and the name, size and mtime of every concept note, so a call
-        per abstract costs one directory listing.
+        Cached on the (hashable) taught concepts and the files' states, so a call per abstract
+        costs a ``stat`` of each file.
         """
+        taught = tuple(taught)
         extra = _file_state(Path(extra_file)) if extra_file else None
-        if vault is None:
-            return _combined(None, (), extra) if extra else cls.load()
-        folder = Path(vault) / "Concepts"
-        return _combined(str(folder), _folder_signature(folder), extra)
+        if not taught:
+            return _with_extra_file(extra) if extra else cls.load()
+        return _taught_vocabulary(_file_state(DATA_FILE), extra, taught)
 
     def match(self, text: str) -> list[VocabularyMatch]:
         """Every entry mentioned in ``text``, in text order, longest match first where they
@@ -248,33 +294,56 @@ class Vocabulary:
         if len(lowered) != len(folded):  # a rare character (`İ`) lowers to two; keep it as is
             lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in folded)
         size = len(folded)
-        found = []
+        found = []  # (-length, start, entry index): sorts longest first, then leftmost
+        add = found.append
         for haystack, automaton in ((lowered, self._insensitive), (folded, self._sensitive)):
             if automaton is None:
                 continue
-            for last, (length, index) in automaton.iter(haystack):
+            for last, (length, index, short) in automaton.iter(haystack):
                 start = last - length + 1
                 if (start and haystack[start - 1].isalnum()) or (
                     last + 1 < size and haystack[last + 1].isalnum()
                 ):
-                    continue
-                found.append((start, last + 1, index))
+                    continue  # inside a longer word
+                add((-length, start, index, short))
         if not found:
             return []
-        found.sort(key=lambda m: (m[0] - m[1], m[0]))
-        blocked = _blocked_spans(text)
-        taken = bytearray(size)
+        found.sort()
+        taken = _blocked_mask(text, offsets, size)  # math and URLs start out taken
         kept = []
-        for start, end, index in found:
+        for negative_length, start, index, short in found:
+            end = start - negative_length
             if 1 in taken[start:end]:
                 continue
-            first, stop = (start, end) if offsets is None else (offsets[start], offsets[end - 1] + 1)
-            if blocked and any(s < stop and first < e for s, e in blocked):
-                continue
             taken[start:end] = b"\1" * (end - start)
-            kept.append(VocabularyMatch(self.entries[index], text[first:stop], first, stop))
-        kept.sort(key=lambda m: m.start)
-        return kept
+            kept.append((start, end, index, short))
+        if any(short for *_, short in kept):  # `OT` counts only where `optimal transport` is named too
+            named = {index for _, _, index, short in kept if not short}
+            kept = [k for k in kept if not k[3] or k[2] in named]
+        kept.sort()
+        entries = self.entries
+        if offsets is None:
+            return [VocabularyMatch(entries[i], text[s:e], s, e) for s, e, i, _ in kept]
+        spans = [(offsets[s], offsets[e - 1] + 1, i) for s, e, i, _ in kept]
+        return [VocabularyMatch(entries[i], text[s:e], s, e) for s, e, i in spans]
+
+
+def _blocked_mask(text: str, offsets: list[int] | None, size: int) -> bytearray:
+    """One byte per char of the folded text: 1 inside ``$...$`` math or a URL, else 0."""
+    mask = bytearray(size)
+    if "$" not in text and "http" not in text and "www." not in text:
+        return mask
+    spans = [m.span() for m in _MATH_OR_URL.finditer(text)]
+    if offsets is None:
+        for first, stop in spans:
+            mask[first:stop] = b"\1" * (stop - first)
+        return mask
+    original = bytearray(len(text))
+    for first, stop in spans:
+        original[first:stop] = b"\1" * (stop - first)
+    for position, index in enumerate(offsets):
+        mask[position] = original[index]
+    return mask
 
 
 def _collapse_spaces(folded: str) -> tuple[str, list[int]]:
@@ -289,17 +358,11 @@ def _collapse_spaces(folded: str) -> tuple[str, list[int]]:
     return "".join(pieces), offsets
 
 
-def _blocked_spans(text: str) -> list[tuple[int, int]]:
-    if "$" not in text and "http" not in text and "www." not in text:
-        return []
-    return [m.span() for m in _MATH_OR_URL.finditer(text)]
-
-
 def _merge(entries: Iterable[VocabularyEntry]) -> tuple[VocabularyEntry, ...]:
     merged: list[VocabularyEntry] = []
     owner: dict[str, int] = {}
     for entry in entries:
-        keys = [concept_key(name) for name in entry.names]
+        keys = [entry_key(name) for name in entry.names]
         hit = next((owner[k] for k in keys if k in owner), None)
         if hit is not None:
             old = merged[hit]
@@ -309,11 +372,11 @@ def _merge(entries: Iterable[VocabularyEntry]) -> tuple[VocabularyEntry, ...]:
         else:
             hit = len(merged)
             merged.append(entry)
-        owner.update((concept_key(name), hit) for name in entry.names)
+        owner.update((entry_key(name), hit) for name in entry.names)
     canonical = {key: merged[index].name for key, index in owner.items()}
     resolved = []
     for entry in merged:  # broader names point at canonical names once every entry is known
-        broader = _unique(canonical.get(concept_key(b), b) for b in entry.broader)
+        broader = _unique(canonical.get(entry_key(b), b) for b in entry.broader)
         resolved.append(
             VocabularyEntry(entry.name, entry.aliases, tuple(b for b in broader if b != entry.name), entry.origin)
         )
@@ -323,7 +386,7 @@ def _merge(entries: Iterable[VocabularyEntry]) -> tuple[VocabularyEntry, ...]:
 def _unique(names: Iterable[str]) -> tuple[str, ...]:
     seen: dict[str, str] = {}
     for name in names:
-        seen.setdefault(concept_key(name) if not is_acronym(name) else name, name)
+        seen.setdefault(entry_key(name), name)
     return tuple(seen.values())
 
 
@@ -333,9 +396,11 @@ def _build_automata(entries: tuple[VocabularyEntry, ...]):
         for name in entry.names:
             patterns, is_sensitive = surface_patterns(name)
             automaton = sensitive if is_sensitive else insensitive
+            short = is_short_acronym(name)
             for pattern in patterns:
-                if pattern.strip():
-                    automaton.add_word(pattern, (len(pattern), index))
+                # a one- or two-letter lower-case name (a vault alias `ai`) would fire everywhere
+                if pattern.strip() and (is_sensitive or len(pattern) > 2 or not pattern.isalpha()):
+                    automaton.add_word(pattern, (len(pattern), index, short))
     built = []
     for automaton in (sensitive, insensitive):
         if len(automaton):
@@ -362,106 +427,55 @@ def _read_file(path: str, mtime: int, size: int) -> tuple[VocabularyEntry, ...]:
 
 @lru_cache(maxsize=16)
 def _load_file(path: str, mtime: int, size: int) -> Vocabulary:
-    return Vocabulary(_read_file(path, mtime, size))
+    return Vocabulary(_read_file(path, mtime, size), merge=Path(path) != DATA_FILE)
 
 
-# folder -> (when last listed, folder mtime, signature): listing every note costs a stat per
-# note, so within a couple of seconds an unchanged folder mtime is trusted instead.
-_SIGNATURES: dict[str, tuple[float, int, tuple]] = {}
-_RELIST_AFTER = 2.0
-
-
-def _folder_signature(folder: Path) -> tuple[tuple[str, int, int], ...]:
-    """Name, mtime and size of every note in ``folder`` (empty when there is no folder)."""
-    try:
-        folder_mtime = folder.stat().st_mtime_ns
-    except OSError:
-        return ()
-    now = time.monotonic()
-    cached = _SIGNATURES.get(str(folder))
-    if cached and cached[1] == folder_mtime and now - cached[0] < _RELIST_AFTER:
-        return cached[2]
-    try:
-        with os.scandir(folder) as notes:
-            signature = tuple(sorted(
-                (n.name, n.stat().st_mtime_ns, n.stat().st_size)
-                for n in notes if n.name.endswith(".md") and n.is_file()
-            ))
-    except OSError:
-        signature = ()
-    _SIGNATURES[str(folder)] = (now, folder_mtime, signature)
-    return signature
+@lru_cache(maxsize=4)
+def _with_extra_file(extra: tuple[str, int, int]) -> Vocabulary:
+    return Vocabulary([*_read_file(*_file_state(DATA_FILE)), *_read_file(*extra)])
 
 
 @lru_cache(maxsize=8)
-def _combined(folder: str | None, signature: tuple, extra: tuple[str, int, int] | None) -> Vocabulary:
-    entries = list(_read_file(*_file_state(DATA_FILE)))
-    if extra:
-        entries.extend(_read_file(*extra))
-    if folder:
-        entries.extend(read_concept_notes(Path(folder), [name for name, _, _ in signature]))
+def _taught_vocabulary(
+    shipped: tuple[str, int, int], extra: tuple[str, int, int] | None, taught: tuple[TaughtConcept, ...]
+) -> Vocabulary:
+    entries = [*_read_file(*shipped), *(_read_file(*extra) if extra else ())]
+    entries.extend(_taught_entry(concept) for concept in taught if concept.name.strip())
     return Vocabulary(entries)
 
 
-def read_concept_notes(folder: Path, names: Iterable[str] | None = None) -> list[VocabularyEntry]:
-    """Entries for the concept notes of ``folder``; notes with broken YAML or another ``type``
-    are skipped (a user's half-typed note must not stop an export)."""
-    import frontmatter  # only vaults need it; keeps shipped-list loading lean
-
-    entries = []
-    for name in names if names is not None else sorted(p.name for p in folder.glob("*.md")):
-        path = folder / name
-        try:
-            meta: Mapping[str, Any] = frontmatter.load(str(path)).metadata
-        except Exception as error:  # noqa: BLE001 - YAML, encoding and I/O errors all mean "skip"
-            log.debug("skipping concept note %s: %s", path, error)
-            continue
-        if meta.get("type", "concept") != "concept" or meta.get("status") == "removed":
-            continue
-        title = str(meta.get("title") or path.stem).strip()
-        aliases = tuple(a for a in (_link_text(x) for x in _as_list(meta.get("aliases"))) if a)
-        broader = tuple(b for b in (_link_text(x) for x in _as_list(meta.get("broader"))) if b)
-        if title:
-            entries.append(VocabularyEntry(title, aliases, broader, f"Concepts/{name}"))
-    return entries
-
-
-def _as_list(value: Any) -> list[Any]:
-    if value is None:
-        return []
-    return list(value) if isinstance(value, (list, tuple)) else [value]
-
-
-def _link_text(value: Any) -> str:
-    """`[[Large Language Models|LLMs]]` -> `Large Language Models`; plain strings unchanged."""
-    text = str(value).strip()
-    if text.startswith("[[") and text.endswith("]]"):
-        text = text[2:-2].split("|", 1)[0].split("#", 1)[0]
-    return text.strip()
+def _taught_entry(concept: TaughtConcept) -> VocabularyEntry:
+    name = concept.name.strip()
+    aliases = (a.strip() for a in concept.aliases if a.strip())
+    aliases = tuple(dict.fromkeys(a for a in aliases if a.casefold() != name.casefold()))
+    broader = tuple(b.strip() for b in concept.broader if b.strip())
+    return VocabularyEntry(name, aliases, broader, "taught by the vault")
 
 
 def mentions(matches: Iterable[VocabularyMatch]) -> tuple[ConceptMention, ...]:
     """One ``ConceptMention`` per entry, in order of first mention; score = number of mentions."""
-    grouped: dict[str, list[VocabularyMatch]] = {}
+    grouped: dict[str, tuple[VocabularyEntry, dict[str, None], list[int]]] = {}
     for match in matches:
-        grouped.setdefault(match.entry.name, []).append(match)
+        entry, surfaces, count = grouped.setdefault(match.entry.name, (match.entry, {}, [0]))
+        surfaces[match.surface] = None
+        count[0] += 1
     return tuple(
         ConceptMention(
-            name=found[0].entry.name,
+            name=entry.name,
             kind="vocabulary",
-            surfaces=tuple(dict.fromkeys(m.surface for m in found)),
-            aliases=found[0].entry.aliases,
-            score=float(len(found)),
-            broader=found[0].entry.broader,
+            surfaces=tuple(surfaces),
+            aliases=entry.aliases,
+            score=float(count[0]),
+            broader=entry.broader,
             canonical=True,
         )
-        for found in grouped.values()
+        for entry, surfaces, count in grouped.values()
     )
 
 
 @hookimpl
 def vaultsync_extract(abstract: Abstract, context: ExtractContext) -> Extraction | None:
-    """Concepts of the curated vocabulary (and the vault's concept notes) that the abstract names.
+    """Concepts of the curated vocabulary (and those the vault teaches) that the abstract names.
 
     Options (section ``vocabulary``): ``enabled = false`` turns it off; ``extra_file`` names
     another file in the vocabulary format (relative paths are relative to the vault).
@@ -474,5 +488,5 @@ def vaultsync_extract(abstract: Abstract, context: ExtractContext) -> Extraction
         extra = Path(extra).expanduser()
         if not extra.is_absolute() and context.vault:
             extra = Path(context.vault) / extra
-    found = Vocabulary.for_vault(context.vault, extra).match(abstract.text)
+    found = Vocabulary.with_taught(context.taught, extra).match(abstract.text)
     return Extraction(concepts=mentions(found)) if found else None

@@ -1,0 +1,301 @@
+"""The curated vocabulary extractor: what a user relies on when concepts are found in abstracts."""
+
+from __future__ import annotations
+
+import collections
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vaultsync.default_plugins import vocabulary as vocab
+from vaultsync.default_plugins.vocabulary import (
+    DATA_FILE,
+    Vocabulary,
+    VocabularyEntry,
+    entry_key,
+    is_acronym,
+    is_short_acronym,
+    parse_vocabulary,
+    vaultsync_extract,
+)
+from vaultsync.errors import VaultsyncError
+from vaultsync.canonical import concept_key
+from vaultsync.records import Abstract, Collection, ExtractContext, TaughtConcept
+
+SHIPPED = parse_vocabulary(DATA_FILE.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def vocabulary() -> Vocabulary:
+    return Vocabulary.load()
+
+
+def names(vocabulary: Vocabulary, text: str) -> list[str]:
+    return [m.entry.name for m in vocabulary.match(text)]
+
+
+def abstract(text: str) -> Abstract:
+    return Abstract(text=text, seed="s.txt", paragraph=1, line=1, collection=Collection("Test"))
+
+
+# --- the shipped data file ------------------------------------------------------------------
+
+
+def test_the_shipped_vocabulary_is_broad():
+    assert len(SHIPPED) > 1000
+
+
+def test_no_two_shipped_entries_share_a_name():
+    owners = collections.defaultdict(set)
+    for entry in SHIPPED:
+        for name in entry.names:
+            owners[entry_key(name)].add(entry.name)
+    shared = {key: sorted(entries) for key, entries in owners.items() if len(entries) > 1}
+    assert shared == {}
+
+
+def test_no_name_of_one_entry_folds_to_a_name_of_another():
+    # the host folds mentions by ``concept_key``, which ignores case: `PLM` and `pLM` would merge
+    owners = collections.defaultdict(set)
+    for entry in SHIPPED:
+        for name in entry.names:
+            owners[concept_key(name)].add(entry.name)
+    assert {key: sorted(names) for key, names in owners.items() if len(names) > 1} == {}
+
+
+def test_every_broader_link_names_an_existing_entry():
+    known = {entry_key(e.name) for e in SHIPPED}
+    dangling = [(e.name, b) for e in SHIPPED for b in e.broader if entry_key(b) not in known]
+    assert dangling == []
+
+
+def test_broader_links_use_the_canonical_name_as_written():
+    # the shipped list loads without merging, so a broader link must be the exact canonical name
+    canonical = {e.name for e in SHIPPED}
+    assert [(e.name, b) for e in SHIPPED for b in e.broader if b not in canonical] == []
+
+
+def test_no_entry_is_its_own_broader_concept():
+    assert [e.name for e in SHIPPED if entry_key(e.name) in {entry_key(b) for b in e.broader}] == []
+
+
+def test_hub_words_that_say_nothing_are_not_entries():
+    keys = {entry_key(n) for e in SHIPPED for n in e.names}
+    for generic in ("Machine Learning", "Deep Learning", "Neural Networks", "Performance", "Accuracy",
+                    "Model", "Data", "Experiments", "Attention", "Optimization", "Embeddings"):
+        assert entry_key(generic) not in keys, generic
+
+
+def test_no_case_insensitive_one_word_name_is_a_common_english_word():
+    wordfreq = pytest.importorskip("wordfreq")
+    common = [
+        n for e in SHIPPED for n in e.names
+        if not is_acronym(n) and " " not in n and "-" not in n
+        and wordfreq.zipf_frequency(n.lower(), "en") >= 4.9
+    ]
+    assert common == []
+
+
+def test_a_malformed_line_is_reported_with_its_line_number():
+    with pytest.raises(VaultsyncError, match="extra.txt line 3"):
+        parse_vocabulary("# header\nGood Entry | alias\nBad Entry | | empty alias\n", "extra.txt")
+
+
+def test_the_format_reads_names_aliases_and_broader_concepts():
+    [entry] = parse_vocabulary("Foo Bar | FB | foo-bar thing > Baz ; Qux\n")
+    assert entry == VocabularyEntry("Foo Bar", ("FB", "foo-bar thing"), ("Baz", "Qux"), entry.origin)
+
+
+# --- matching -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    "We train a mixture of experts.",
+    "We train a Mixture-of-Experts model.",
+    "We train mixtures of experts.",
+    "We train a MIXTURE OF EXPERTS.",
+    "We train a mixture\u2010of\u2010experts.",
+    "We train a mixture  of experts.",
+])
+def test_case_hyphen_space_and_plural_variants_find_the_same_entry(vocabulary, text):
+    assert names(vocabulary, text) == ["Mixture of Experts"]
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Bayesian optimisation of hyperparameters", "Bayesian Optimization"),
+    ("a behaviour cloning baseline", "Behavior Cloning"),
+    ("tumour segmentation in MRI scans", "Tumor Segmentation"),
+    ("self-supervised pretraining", "Self-Supervised Learning"),
+    ("graph neural network", "Graph Neural Networks"),
+])
+def test_british_spellings_closed_prefixes_and_singulars_match(vocabulary, text, name):
+    assert name in names(vocabulary, text)
+
+
+def test_acronyms_match_case_sensitively(vocabulary):
+    assert names(vocabulary, "A sparse MoE layer.") == ["Mixture of Experts"]
+    assert names(vocabulary, "The moe layer and a Moe.") == []
+    assert names(vocabulary, "LLMs and an LLM and LLM's outputs.") == ["Large Language Models"] * 3
+    assert "CLIP" not in names(vocabulary, "clip the text encoder")
+
+
+def test_a_two_letter_acronym_counts_only_where_its_entry_is_named_another_way(vocabulary):
+    assert is_short_acronym("OT") and is_short_acronym("LMs") and not is_short_acronym("LLM")
+    assert names(vocabulary, "We bound the OT cost.") == []
+    assert names(vocabulary, "Optimal transport (OT) aligns them; OT is cheap.") == ["Optimal Transport"] * 3
+    assert names(vocabulary, "An LP solver and a KD loss.") == []
+    assert names(vocabulary, "Linear programming: each LP is small.") == ["Linear Programming"] * 2
+
+
+def test_rl_is_unambiguous_enough_to_count_alone(vocabulary):
+    assert names(vocabulary, "We fine-tune with RL.") == ["Reinforcement Learning"]
+
+
+def test_english_words_in_capitals_are_not_taken_for_acronyms(vocabulary):
+    assert names(vocabulary, "The IT department said it is AND or OR.") == []
+
+
+def test_acronyms_do_not_match_inside_longer_words(vocabulary):
+    assert names(vocabulary, "GANs and GANGLIA and OrGAN") == ["Generative Adversarial Networks"]
+
+
+def test_the_longest_match_wins(vocabulary):
+    found = vocabulary.match("Multimodal large language models are evaluated.")
+    assert [(m.entry.name, m.surface) for m in found] == [
+        ("Multimodal Large Language Models", "Multimodal large language models")
+    ]
+
+
+def test_broader_concepts_come_with_the_entry(vocabulary):
+    [match] = vocabulary.match("multimodal large language models")
+    assert "Large Language Models" in match.entry.broader
+
+
+def test_matches_sit_on_word_boundaries(vocabulary):
+    assert names(vocabulary, "transformersx and pretransformer") == []
+
+
+def test_nothing_matches_inside_math(vocabulary):
+    assert names(vocabulary, r"We bound $\mathrm{transformer}(x)$ and $$ diffusion models $$.") == []
+    assert names(vocabulary, r"With $x$ we train diffusion models.") == ["Diffusion Models"]
+
+
+def test_nothing_matches_inside_urls(vocabulary):
+    text = "Code: https://github.com/org/diffusion-models and www.example.org/transformers here."
+    assert names(vocabulary, text) == []
+
+
+def test_surfaces_are_exact_slices_of_the_input(vocabulary):
+    text = "Using  Large\u2013Language   Models (LLMs) with Graph-Neural-Networks."
+    found = vocabulary.match(text)
+    assert [m.surface for m in found] == ["Large\u2013Language   Models", "LLMs", "Graph-Neural-Networks"]
+    assert all(text[m.start:m.end] == m.surface for m in found)
+
+
+def test_matches_come_in_text_order(vocabulary):
+    found = vocabulary.match("Diffusion models beat GANs; transformers help diffusion models.")
+    assert [m.start for m in found] == sorted(m.start for m in found)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(list("aeLMsoE -–—$/:.()'İ\u00a0ß") + [
+    "LLM", "mixture", "of", "experts", "https://", "diffusion", "models", "  "]), max_size=40).map("".join))
+def test_match_never_raises_and_surfaces_are_slices(text):
+    for m in Vocabulary.load().match(text):
+        assert text[m.start:m.end] == m.surface
+        assert m.surface.strip() == m.surface and m.surface
+
+
+# --- the user's vault teaches it ---------------------------------------------------------------
+
+
+def test_a_taught_concept_adds_a_concept_and_its_aliases():
+    vocabulary = Vocabulary.with_taught((TaughtConcept("Quokka Networks", ("QkN", "quokka nets")),))
+    assert names(vocabulary, "We use QkN, i.e. Quokka-Networks, and quokka nets.") == ["Quokka Networks"] * 3
+    assert names(vocabulary, "diffusion models") == ["Diffusion Models"]  # the shipped list stays
+
+
+def test_a_taught_concept_can_name_broader_concepts():
+    vocabulary = Vocabulary.with_taught((TaughtConcept("Quokka Networks", broader=("Diffusion Models",)),))
+    [match] = vocabulary.match("quokka networks")
+    assert match.entry.broader == ("Diffusion Models",)
+
+
+def test_the_users_name_wins_over_the_shipped_name_of_the_same_concept():
+    vocabulary = Vocabulary.with_taught((TaughtConcept("LLM", ("big LMs",)),))
+    assert names(vocabulary, "large language models and big LMs") == ["LLM", "LLM"]
+    assert "Large Language Models" in vocabulary.entry("LLM").aliases  # the shipped names merge in
+    assert vocabulary.entry("Multimodal Large Language Models").broader[0] == "LLM"
+
+
+def test_a_taught_alias_merges_with_the_shipped_entry_it_names():
+    vocabulary = Vocabulary.with_taught((TaughtConcept("Wombat Transport", ("optimal transport",)),))
+    assert names(vocabulary, "optimal transport and wombat transport") == ["Wombat Transport"] * 2
+    assert vocabulary.entry("OT").name == "Wombat Transport"
+
+
+def test_blank_taught_names_and_aliases_are_ignored():
+    vocabulary = Vocabulary.with_taught((TaughtConcept("  "), TaughtConcept("Wombat Learning", ("", " "))))
+    assert names(vocabulary, "wombat learning") == ["Wombat Learning"]
+
+
+def test_the_taught_vocabulary_is_cached_on_what_was_taught():
+    taught = (TaughtConcept("Alpha Concept"),)
+    first = Vocabulary.with_taught(taught)
+    assert Vocabulary.with_taught((TaughtConcept("Alpha Concept"),)) is first
+    later = Vocabulary.with_taught((*taught, TaughtConcept("Beta Concept")))
+    assert later is not first and names(later, "beta concept") == ["Beta Concept"]
+
+
+def test_nothing_taught_uses_the_shipped_list():
+    assert Vocabulary.with_taught(()) is Vocabulary.load()
+
+
+# --- the hook -------------------------------------------------------------------------------------
+
+
+def test_the_hook_returns_one_canonical_mention_per_concept(tmp_path):
+    text = "Large language models (LLMs) beat smaller LLMs; diffusion models too."
+    extraction = vaultsync_extract(abstract(text), ExtractContext(vault=str(tmp_path)))
+    llm, diffusion = extraction.concepts
+    assert (llm.name, llm.kind, llm.canonical, llm.score) == ("Large Language Models", "vocabulary", True, 3.0)
+    assert llm.surfaces == ("Large language models", "LLMs")
+    assert "LLM" in llm.aliases and llm.broader == ("Language Models",)
+    assert diffusion.name == "Diffusion Models"
+
+
+def test_the_hook_learns_from_the_taught_concepts_not_the_vault_folder(tmp_path):
+    (tmp_path / "Concepts").mkdir()
+    (tmp_path / "Concepts" / "Numbat Nets.md").write_text("---\ntitle: Numbat Nets\n---\n", encoding="utf-8")
+    text = "Numbat nets and wombat nets."
+    context = ExtractContext(vault=str(tmp_path), taught=(TaughtConcept("Wombat Nets"),))
+    assert [m.name for m in vaultsync_extract(abstract(text), context).concepts] == ["Wombat Nets"]
+
+
+def test_the_hook_can_be_disabled():
+    context = ExtractContext(config={"vocabulary": {"enabled": False}})
+    assert vaultsync_extract(abstract("diffusion models"), context) is None
+
+
+def test_the_hook_returns_none_when_nothing_is_found():
+    assert vaultsync_extract(abstract("The weather was nice."), ExtractContext()) is None
+
+
+def test_an_extra_vocabulary_file_adds_entries(tmp_path):
+    (tmp_path / "mine.txt").write_text("Platypus Learning | PlaL > Diffusion Models\n", encoding="utf-8")
+    context = ExtractContext(vault=str(tmp_path), config={"vocabulary": {"extra_file": "mine.txt"}})
+    [mention] = vaultsync_extract(abstract("We study PlaL."), context).concepts
+    assert (mention.name, mention.broader) == ("Platypus Learning", ("Diffusion Models",))
+
+
+def test_a_missing_extra_file_is_a_user_error(tmp_path):
+    context = ExtractContext(config={"vocabulary": {"extra_file": str(tmp_path / "nope.txt")}})
+    with pytest.raises(VaultsyncError, match="nope.txt"):
+        vaultsync_extract(abstract("text"), context)
+
+
+def test_the_plugin_is_registered_by_default():
+    from vaultsync.plugins import get_plugin_manager
+
+    assert get_plugin_manager().get_plugin("vocabulary") is vocab
