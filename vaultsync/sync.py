@@ -159,16 +159,18 @@ class VaultSession:
         note is gone from its path leaves the index (so it counts as deleted, or is found anew).
         """
         paths: set[str] = set()
-        folders = [self.root]
-        while folders:
-            with os.scandir(folders.pop()) as entries:
+        folders = [""]
+        while folders:  # plain strings: this runs before every watch round, over thousands of notes
+            folder = folders.pop()
+            with os.scandir(os.path.join(self.root, folder)) as entries:
                 for entry in entries:
                     if entry.name.startswith(".") or entry.is_symlink():
                         continue
+                    rel = f"{folder}/{entry.name}" if folder else entry.name
                     if entry.is_dir():
-                        folders.append(Path(entry.path))
+                        folders.append(rel)
                     elif entry.name.endswith(".md"):
-                        paths.add(Path(entry.path).relative_to(self.root).as_posix())
+                        paths.add(rel)
         indexed = {rel for rel, _ in self._index.values()}
         for vid, (rel, _) in list(self._index.items()):
             if rel not in paths:

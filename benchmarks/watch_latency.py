@@ -1,0 +1,178 @@
+"""Latency of `vaultsync watch`: from a seed file being closed to the last of its notes on disk.
+
+    python benchmarks/watch_latency.py [--papers 3000] [--drops 25] [--poll] [--keep DIR]
+
+Builds a seeds folder of synthetic abstracts (sentences of the bundled ``seeds/*.txt``
+recombined, each with a fresh method name and acronym, 20 abstracts per file), exports it once
+to pre-populate a vault of a few thousand notes, then starts the real watcher as a subprocess
+(``python -m vaultsync watch``) and drops new 20-abstract seed files into its folder one at a
+time (written to a temp name outside the folder, then renamed into place). For each drop it
+polls the vault until all 20 new paper notes exist and prints p50/p95/max. Target: p95 ≤ 500 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vaultsync.records import text_id  # noqa: E402
+
+PER_FILE = 20
+_SYLLABLES = ("ka", "lo", "mi", "ra", "ze", "tu", "vo", "shi", "no", "qua", "ber", "dex", "fin",
+              "gal", "hy", "jor", "pex", "ryn", "sol", "tav", "ux", "wen", "xi", "yor")
+_WORDS = ("adaptive", "sparse", "hierarchical", "contrastive", "latent", "robust", "causal",
+          "spectral", "federated", "token", "graph", "memory", "diffusion", "policy", "kernel",
+          "attention", "retrieval", "gradient", "reward", "manifold")
+_NOUNS = ("alignment", "routing", "distillation", "estimation", "planning", "compression",
+          "augmentation", "calibration", "decoding", "search")
+
+
+def source_sentences(seeds_dir: Path) -> list[str]:
+    """Sentences of the bundled abstracts (headers skipped), to recombine."""
+    sentences = []
+    for path in sorted(seeds_dir.glob("*.txt")):
+        for paragraph in path.read_text("utf-8").split("\n\n")[1:]:
+            text = " ".join(paragraph.split())
+            sentences += [s for s in re.split(r"(?<=[.!?])\s+", text) if len(s.split()) >= 6]
+    return sentences
+
+
+class AbstractFactory:
+    """Fresh, distinct abstracts: recombined sentences plus a new method name and acronym."""
+
+    def __init__(self, sentences: list[str], seed: int = 7):
+        self.sentences = sentences
+        self.rng = random.Random(seed)
+        self.used: set[str] = set()
+
+    def _name(self) -> str:
+        while True:
+            name = "".join(self.rng.choice(_SYLLABLES) for _ in range(3)).capitalize()
+            name += self.rng.choice(("Net", "Former", "Bench", "RL", "GPT", "Flow"))
+            if name not in self.used:
+                self.used.add(name)
+                return name
+
+    def abstract(self) -> str:
+        rng = self.rng
+        words = [rng.choice(_WORDS), rng.choice(_WORDS), rng.choice(_NOUNS)]
+        long = " ".join(words)
+        short = "".join(w[0].upper() for w in words) + rng.choice("XYZQ")
+        body = rng.sample(self.sentences, 4)
+        name = self._name()
+        return (f"{body[0]} We propose {name}, a {long} ({short}) method. {body[1]} {body[2]} "
+                f"Experiments show that {name} outperforms prior {long} baselines. {body[3]}")
+
+    def seed_text(self, header: str = "ICML 2026 Papers") -> tuple[str, list[str]]:
+        """A seed file's text and the ids of its abstracts."""
+        abstracts = [self.abstract() for _ in range(PER_FILE)]
+        return header + "\n\n" + "\n\n".join(abstracts) + "\n", [text_id(a) for a in abstracts]
+
+
+def vault_ids(vault: Path) -> set[str]:
+    """The vaultsync_ids of the paper notes now in the vault (read from their first lines)."""
+    found = set()
+    papers = vault / "Papers"
+    if not papers.is_dir():
+        return found
+    for entry in os.scandir(papers):
+        if entry.name.startswith(".") or not entry.name.endswith(".md"):
+            continue
+        try:
+            with open(entry.path, encoding="utf-8") as note:
+                head = note.read(400)
+        except OSError:
+            continue
+        match = re.search(r"^vaultsync_id: ['\"]?([0-9a-f]{16})", head, re.M)
+        if match:
+            found.add(match.group(1))
+    return found
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", type=int, default=2800, help="papers in the vault before the drops")
+    parser.add_argument("--drops", type=int, default=25, help="new seed files dropped, one at a time")
+    parser.add_argument("--poll", action="store_true", help="run the watcher with --poll")
+    parser.add_argument("--timeout", type=float, default=120, help="seconds to wait for one drop's notes")
+    parser.add_argument("--keep", type=Path, help="build in this folder and keep it (reused if present)")
+    args = parser.parse_args()
+
+    work = args.keep or Path(tempfile.mkdtemp(prefix="vaultsync-watch-bench-"))
+    seeds, vault, outside, state = work / "seeds", work / "vault", work / "outside", work / "state"
+    for folder in (seeds, outside, state):
+        folder.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "VAULTSYNC_STATE_DIR": str(state), "PYTHONPATH": str(ROOT)}
+    factory = AbstractFactory(source_sentences(ROOT / "seeds"))
+    existing = len(list(seeds.glob("*.txt")))
+    if existing * PER_FILE < args.papers:
+        for n in range(existing, args.papers // PER_FILE):
+            (seeds / f"base_{n:04d}.txt").write_text(factory.seed_text()[0], "utf-8")
+    factory.rng.seed(os.getpid() ^ int(time.time()))
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "vaultsync", "export", str(seeds), str(vault), "-q"],
+                   env=env, check=False)
+    notes = sum(1 for _ in vault.rglob("*.md"))
+    print(f"vault: {notes} notes, pre-populated in {time.perf_counter() - started:.1f} s")
+
+    cmd = [sys.executable, "-m", "vaultsync", "watch", str(seeds), str(vault), "--interval", "30"]
+    watcher = subprocess.Popen(cmd + (["--poll"] if args.poll else []), env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = watcher.stdout.readline()  # "watching …", then "caught up: …" after the catch-up
+        while line and not line.startswith("caught up"):
+            print(line.strip())
+            line = watcher.stdout.readline()
+        if not line:
+            raise SystemExit("the watcher ended before catching up")
+        print(line.strip())
+        latencies = []
+        for n in range(args.drops):
+            text, ids = factory.seed_text()
+            temp = outside / f"drop_{n:03d}.txt"
+            temp.write_text(text, "utf-8")
+            closed = time.perf_counter()
+            os.replace(temp, seeds / f"drop_{os.getpid()}_{n:03d}.txt")
+            want = set(ids)
+            while not want <= vault_ids(vault):
+                if time.perf_counter() - closed > args.timeout:
+                    raise SystemExit(f"drop {n}: notes did not appear within {args.timeout:.0f} s")
+                time.sleep(0.005)
+            latencies.append((time.perf_counter() - closed) * 1000)
+            print(f"drop {n}: {latencies[-1]:.0f} ms", flush=True)
+            time.sleep(0.3)  # let the watcher settle, as between a user's saves
+    finally:
+        watcher.send_signal(signal.SIGINT)
+        try:
+            watcher.wait(10)
+        except subprocess.TimeoutExpired:
+            watcher.kill()
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+    p50, p95 = statistics.median(latencies), percentile(latencies, 95)
+    print(f"{len(latencies)} drops of {PER_FILE} abstracts into a vault of {notes} notes: "
+          f"p50 {p50:.0f} ms · p95 {p95:.0f} ms · max {max(latencies):.0f} ms "
+          f"({'within' if p95 <= 500 else 'MISSES'} the 500 ms target)")
+    return 0 if p95 <= 500 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
