@@ -4,7 +4,7 @@
                                          [--sample 40] [--show-misses]
 
 Name accuracy, acronym-pair recall, concept recall (a gold concept counts when a linked concept,
-one of its aliases, or one of its broader concepts matches after canonicalisation), junk count,
+one of its aliases, or one of its broader concepts, up the hierarchy, matches after canonicalisation), junk count,
 and a seeded random sample of (paper, linked concept) pairs to judge precision by reading.
 The labels are for measuring only: nothing in vaultsync reads them.
 """
@@ -36,6 +36,18 @@ def load_gold(folder: Path) -> dict[tuple[str, int], dict]:
         for item in json.loads(path.read_text(encoding="utf-8")):
             gold[(item["seed_file"], item["index"] + 1)] = item
     return gold
+
+
+def ancestors(concept, concepts: dict) -> set[str]:
+    """Every broader concept up the hierarchy (`Offline RL` -> `RL` -> ...)."""
+    seen: set[str] = set()
+    todo = list(concept.broader)
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(concepts[name].broader if name in concepts else ())
+    return seen
 
 
 def acronym_found(text: str, short: str, long: str) -> bool:
@@ -100,7 +112,7 @@ def main() -> int:
             concept = concepts[name]
             linked_keys.add(concept_key(name))
             linked_keys.update(concept_key(a) for a in concept.aliases)
-            linked_keys.update(concept_key(b) for b in concept.broader)
+            linked_keys.update(concept_key(b) for b in ancestors(concept, concepts))
         for must in item["must_concepts"]:
             recall_total += 1
             if concept_key(must) in linked_keys:

@@ -8,7 +8,7 @@ vocabulary knows, decides which clusters deserve a shared concept note, and name
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 from .canonical import concept_key, title_case
@@ -22,6 +22,14 @@ KIND_WEIGHT = {"vocabulary": 3.0, "acronym": 2.0, "phrase": 1.0}
 TOO_BROAD = frozenset(concept_key(n) for n in (
     "artificial intelligence", "machine learning", "deep learning", "neural networks",
     "deep neural networks", "models", "data", "algorithms", "methods", "computer science",
+))
+
+# True of most papers that mention them: kept as hierarchy nodes and for papers with little
+# else to say, but not listed among a paper's concepts when it has enough specific ones.
+UMBRELLA = frozenset(concept_key(n) for n in (
+    "benchmarks", "evaluation metrics", "fine-tuning", "transformers", "supervised learning",
+    "training efficiency", "memory efficiency", "annotation", "generalization", "optimization",
+    "scalability", "efficiency", "robustness",
 ))
 
 # A long form ending in one of these names a part of one paper's own method ("Spiking
@@ -130,7 +138,14 @@ class ConceptIndex:
         """Fold one paper's mentions in: vocabulary first, then acronym definitions, then the rest."""
         ordered = sorted(mentions, key=lambda m: (m.kind != "vocabulary", not m.kind.startswith("acronym")))
         keys = self.paper_keys.setdefault(paper_id, {})
+        defined = {concept_key(alias): m.name for m in mentions if m.kind.startswith("acronym")
+                   for alias in m.aliases if is_acronym(alias)}
         for mention in ordered:
+            if mention.kind == "vocabulary" and defined and self._other_sense(mention, defined):
+                continue
+            if mention.kind != "vocabulary" and concept_key(mention.name) in defined:
+                # a bare acronym this abstract defines means what the abstract says it means
+                mention = replace(mention, name=defined[concept_key(mention.name)], aliases=(mention.name,))
             cluster = self._cluster_for(mention)
             keys.setdefault(cluster.key, None)
             if mention.canonical and not cluster.canonical:
@@ -174,6 +189,18 @@ class ConceptIndex:
         if any(kind not in ("phrase", "acronym-coined") for kind in kinds):
             return True  # a plugin's own kind (dataset, ...) is trusted
         return cluster.key in promoted_phrases
+
+    def _other_sense(self, mention: ConceptMention, defined: dict[str, str]) -> bool:
+        """The vocabulary read an acronym (`VQA`, `MCPs`) that this abstract defines as something
+        else (`video quality assessment`, `Modal-Contextualized Prompts`): the abstract wins."""
+        if not mention.surfaces or not all(is_acronym(s) for s in mention.surfaces):
+            return False
+        words = self._alias_words.get(concept_key(mention.name), set(concept_key(mention.name).split()))
+        for surface in mention.surfaces:
+            long_form = defined.get(concept_key(surface))
+            if long_form is None or _overlap(concept_key(long_form), words) >= 0.5:
+                return False
+        return True
 
     @staticmethod
     def _looks_coined(cluster: Cluster, own_names: set[str]) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
 from .canonical import concept_key
-from .concept_index import Cluster, ConceptIndex, is_acronym
+from .concept_index import UMBRELLA, Cluster, ConceptIndex, is_acronym
 from .extract import Extracted
 from .names import NameRegistry, safe_note_name
 from .records import Abstract, CollectionInfo, Concept, Paper, VaultModel, frozen_mapping
@@ -180,7 +180,14 @@ def _paper_concept_keys(paper_id, index: ConceptIndex, shared, doc_freq, total, 
         idf = math.log((1 + total) / (1 + doc_freq[key])) + 1
         specificity = idf * (1 + 0.15 * len(key.split())) * (1.5 if cluster.canonical else 1.0)
         scored.append((-specificity * min(cluster.papers[paper_id], 6.0) ** 0.5, key))
-    ordered = [key for _, key in sorted(scored)][:MAX_CONCEPTS_PER_PAPER]
+    ordered = [key for _, key in sorted(scored)]
+    # hubs ("Benchmarks" in a third of the papers) and umbrella terms ("Fine-Tuning") say little
+    # about a paper that has specific concepts to list
+    hub = max(5, total // 4)
+    specific = [key for key in ordered if key not in UMBRELLA and doc_freq[key] <= hub]
+    if len(specific) >= MIN_CONCEPTS_PER_PAPER:
+        ordered = specific
+    ordered = ordered[:MAX_CONCEPTS_PER_PAPER]
     # with few concepts, name the broader ones too: a narrow concept implies its broader one
     for key in list(ordered):
         for upper in broader.get(key, ()):
