@@ -69,7 +69,8 @@ class Cluster:
         if self.canonical:
             return self.canonical
         # the most common well-formed long form, Title Case as the field writes it
-        best = max(self.names.items(), key=lambda item: (item[1], _well_formed(item[0]), -len(item[0])))[0]
+        best = max(self.names.items(), key=lambda item: (item[1], _well_formed(item[0]), _field_number(item[0]),
+                                                         -len(item[0])))[0]
         return title_case(best)
 
 
@@ -77,6 +78,18 @@ def _overlap(key: str, words: set[str]) -> float:
     """Share of the shorter side's words the two have in common."""
     mine = set(key.split())
     return len(mine & words) / max(1, min(len(mine), len(words)))
+
+
+# The field names families of models in the plural: Graph Neural Networks, Diffusion Models.
+_PLURAL_HEADS = frozenset("network model transformer autoencoder operator machine process field "
+                          "embedding equation agent".split())
+
+
+def _field_number(text: str) -> int:
+    """1 when ``text`` is in the number the field writes it in (plural for model families)."""
+    words = concept_key(text).split()
+    plural = text.rstrip().endswith("s")
+    return int(plural == bool(words and words[-1] in _PLURAL_HEADS))
 
 
 def _well_formed(text: str) -> int:

@@ -120,16 +120,25 @@ def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options:
     for paper in papers:
         for key in paper_concepts[paper.id]:
             mentioned_by[key].append(paper.id)
+    # a note for each concept papers mention, and up the hierarchy from there; no other
+    emitted: set[str] = set()
+    todo = [key for key in shared if mentioned_by.get(key)]
+    while todo:
+        key = todo.pop()
+        if key not in emitted:
+            emitted.add(key)
+            todo.extend(broader.get(key, ()))
     concepts = []
     for key, cluster in shared.items():
-        if not mentioned_by.get(key) and not narrower.get(key):
-            continue  # nothing links here: no note
+        if key not in emitted:
+            continue
         concepts.append(Concept(
             name=concept_names[key],
             id=concept_id(key),
             aliases=_concept_aliases(cluster, concept_names[key]),
             broader=tuple(concept_names[k] for k in broader.get(key, ())),
-            narrower=tuple(sorted((concept_names[k] for k in narrower.get(key, ())), key=str.casefold)),
+            narrower=tuple(sorted((concept_names[k] for k in narrower.get(key, ()) if k in emitted),
+                                  key=str.casefold)),
             papers=tuple(mentioned_by.get(key, ())),
         ))
     concepts.sort(key=lambda c: c.name.casefold())

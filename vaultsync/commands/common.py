@@ -9,7 +9,9 @@ import typer
 
 from ..records import SyncReport
 
-SeedsArgument = Annotated[Path, typer.Argument(help="Folder of seed files (one abstract per paragraph).")]
+SeedsArgument = Annotated[Optional[Path], typer.Argument(
+    help="Folder of seed files (one abstract per paragraph). [default: the config's `seeds`, else seeds]",
+    show_default=False)]
 VaultArgument = Annotated[Path, typer.Argument(help="The Obsidian vault to write into (created if missing).")]
 PluginsDirOption = Annotated[Optional[List[Path]], typer.Option(
     "--plugins-dir", help="Also load every *.py plugin in this folder (repeatable).")]

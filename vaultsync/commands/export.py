@@ -28,7 +28,7 @@ def _formats_help() -> str:
 
 
 def export_command(
-    seeds: SeedsArgument = Path("seeds"),
+    seeds: SeedsArgument = None,
     vault: VaultArgument = Path("example_vault"),
     format: Annotated[Optional[str], typer.Option("--format", "-f", help=_formats_help())] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")] = False,
@@ -47,6 +47,7 @@ def export_command(
     setup_logging(verbose, quiet)
     try:
         pm, config, problems = load_session_setup(seeds, vault, plugins_dir, verbose)
+        seeds = seeds or Path(config.get("seeds") or "seeds")
         fmt = format or config.get("format") or "obsidian"
         plugin_config = with_digest_option(config.get("plugins", {}), digest)
         with _progress(quiet) as progress:

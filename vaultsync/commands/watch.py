@@ -16,7 +16,7 @@ from .export import _formats_help
 
 
 def watch_command(
-    seeds: SeedsArgument = Path("seeds"),
+    seeds: SeedsArgument = None,
     vault: VaultArgument = Path("example_vault"),
     format: Annotated[Optional[str], typer.Option("--format", "-f", help=_formats_help())] = None,
     poll: Annotated[bool, typer.Option(
@@ -41,6 +41,7 @@ def watch_command(
     warn = lambda line: typer.echo(line, err=True)  # noqa: E731
     try:
         pm, config, problems = load_session_setup(seeds, vault, plugins_dir, verbose)
+        seeds = seeds or Path(config.get("seeds") or "seeds")
         options = ExportOptions(format=format or config.get("format") or "obsidian",
                                 config=config.get("plugins", {}))
         print_problems(problems, verbose)

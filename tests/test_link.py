@@ -1,0 +1,123 @@
+"""The link stage: shared concepts a researcher would trust, one note per concept, a hierarchy."""
+
+from __future__ import annotations
+
+from vaultsync.extract import Extracted
+from vaultsync.link import LinkOptions, concept_id, link
+from vaultsync.records import Abstract, Collection, ConceptMention, Extraction, PaperName
+
+ICML = Collection("ICML 2026 Papers", "ICML 2026", 2026)
+
+
+def paper(n: int, *mentions: ConceptMention, name: str | None = None):
+    abstract = Abstract(f"Abstract number {n} about several things in machine learning research.", "s.txt", n, n, ICML)
+    facts = Extracted(Extraction(concepts=mentions), PaperName(title=f"Title {n}", name=name, gist=f"gist {n}"))
+    return abstract, facts
+
+
+def vocab(name, *surfaces, aliases=(), broader=()):
+    return ConceptMention(name, "vocabulary", surfaces or (name,), aliases, 1.0, broader, canonical=True)
+
+
+def acronym(long, short, coined=False):
+    return ConceptMention(long, "acronym-coined" if coined else "acronym", (long, short), (short,))
+
+
+def phrase(text):
+    return ConceptMention(text, "phrase", (text,), (), 1.0)
+
+
+def build(*papers, **options):
+    abstracts, extracted = zip(*papers)
+    return link(list(abstracts), list(extracted), LinkOptions(**options))
+
+
+def names(model):
+    return {c.name for c in model.concepts}
+
+
+def test_every_spelling_of_a_concept_is_one_note():
+    model = build(paper(1, vocab("Large Language Models", "LLMs", aliases=("LLM", "LLMs"))),
+                  paper(2, acronym("large language models", "LLMs")),
+                  paper(3, phrase("large language model")))
+    assert [c.name for c in model.concepts] == ["Large Language Models"]
+    assert len(model.concepts[0].papers) == 3
+
+
+def test_one_acronym_with_two_long_forms_is_two_concepts():
+    model = build(paper(1, acronym("visual question answering", "VQA")),
+                  paper(2, acronym("video quality assessment", "VQA")))
+    assert names(model) == {"Visual Question Answering", "Video Quality Assessment"}
+
+
+def test_an_abstract_that_defines_an_acronym_overrides_the_vocabulary_reading_of_it():
+    model = build(paper(1, vocab("Visual Question Answering", "VQA", aliases=("VQA",)),
+                        acronym("video quality assessment", "VQA"), phrase("VQA")))
+    assert model.papers[0].concepts == ("Video Quality Assessment",)
+
+
+def test_a_coined_acronym_is_the_papers_alias_unless_others_use_it():
+    model = build(paper(1, acronym("Spiking Confidence Gate", "SCG", coined=True), name="SpikeNet"),
+                  paper(2, acronym("Mixture of Experts", "MoE")), paper(3, acronym("Mixture of Experts", "MoE")))
+    assert names(model) == {"Mixture of Experts"}
+    assert {"SCG", "Spiking Confidence Gate"} <= set(model.papers[0].aliases)
+    shared = build(paper(1, acronym("Spiking Confidence Gate", "SCG", coined=True)),
+                   paper(2, acronym("Spiking Confidence Gate", "SCG")))
+    assert names(shared) == {"Spiking Confidence Gate"}
+
+
+def test_a_module_named_by_one_paper_is_not_a_concept():
+    model = build(paper(1, acronym("Sequential Event-Space Calibrator", "SESC")),
+                  paper(2, acronym("Mendelian Randomization", "MR")))
+    assert names(model) == {"Mendelian Randomization"}
+
+
+def test_phrases_become_concepts_only_when_papers_share_them_and_junk_never():
+    model = build(paper(1, phrase("graph neural networks"), phrase("extensive experiments"), phrase("graph")),
+                  paper(2, phrase("graph neural network"), phrase("extensive experiments"), phrase("graph")),
+                  paper(3, phrase("protein folding")))
+    assert names(model) == {"Graph Neural Networks"}
+
+
+def test_a_name_ending_in_another_concept_is_narrower_and_vocabulary_broader_links_get_notes():
+    model = build(paper(1, vocab("Offline Reinforcement Learning", broader=("Reinforcement Learning",))),
+                  paper(2, vocab("Reinforcement Learning")), paper(3, vocab("Graph Transformers",
+                                                                        broader=("Graph Neural Networks",))))
+    by_name = {c.name: c for c in model.concepts}
+    assert by_name["Offline Reinforcement Learning"].broader == ("Reinforcement Learning",)
+    assert by_name["Reinforcement Learning"].narrower == ("Offline Reinforcement Learning",)
+    assert by_name["Graph Neural Networks"].narrower == ("Graph Transformers",)  # a note though no paper named it
+
+
+def test_related_papers_share_rare_concepts():
+    rare, common = vocab("Mendelian Randomization"), vocab("Causal Inference")
+    model = build(paper(1, rare, common), paper(2, rare, common), paper(3, common), paper(4, common),
+                  paper(5, vocab("Protein Folding")))
+    first = model.papers[0]
+    assert first.related[0] == model.papers[1].id
+    assert model.papers[4].id not in first.related
+
+
+def test_names_are_unique_across_papers_and_concepts_and_keep_what_the_user_renamed():
+    one, two = paper(1, vocab("PRISM")), paper(2, vocab("Graphs"), name="PRISM")
+    three = paper(3, vocab("Graphs"), name="PRISM")
+    model = build(one, two, three)
+    stems = [p.name for p in model.papers] + [c.name for c in model.concepts]
+    assert len({s.casefold() for s in stems}) == len(stems)
+    renamed = build(one, two, three, existing_names={two[0].id: "My PRISM notes"})
+    assert renamed.papers[1].name == "My PRISM notes"
+
+
+def test_a_concept_or_paper_the_user_deleted_stays_deleted():
+    from vaultsync.canonical import concept_key
+
+    one, two = paper(1, vocab("Graphs")), paper(2, vocab("Graphs"), vocab("Trees"))
+    model = build(one, two, deleted_ids=frozenset({concept_id(concept_key("Trees")), one[0].id}))
+    assert names(model) == {"Graphs"} and [p.id for p in model.papers] == [two[0].id]
+
+
+def test_the_same_abstract_in_two_seeds_is_one_paper():
+    abstract, facts = paper(1, vocab("Graphs"))
+    again = Abstract(abstract.text, "other.txt", 4, 9, Collection("NeurIPS 2025", "NeurIPS 2025", 2025))
+    model = build((abstract, facts), (again, facts))
+    assert len(model.papers) == 1 and model.papers[0].abstract.seed == "s.txt"
