@@ -299,3 +299,33 @@ def test_the_plugin_is_registered_by_default():
     from vaultsync.plugins import get_plugin_manager
 
     assert get_plugin_manager().get_plugin("vocabulary") is vocab
+
+
+# --- coverage of a conference call for papers -------------------------------------------------
+
+
+@pytest.mark.parametrize("text, name", [
+    ("graphs with low homophily", "Homophily"),
+    ("improving calibration of classifiers", "Model Calibration"),
+    ("solving the Poisson equation and Darcy flow", "Poisson Equation"),
+    ("viscous Burgers equation", "Burgers' Equation"),
+    ("a heuristic for bin packing", "Bin Packing"),
+    ("video inpainting with temporal consistency", "Video Inpainting"),
+    ("talking head synthesis from audio", "Talking Head Generation"),
+    ("backdoor adjustment identifies the effect", "Backdoor Adjustment"),
+    ("quadruped locomotion policies", "Robot Locomotion"),
+    ("human trust in AI advice", "Trust in AI"),
+    ("large multimodal models (LMMs)", "Multimodal Large Language Models"),
+    ("an adversarial suffix jailbreaks the model", "Adversarial Suffix Attacks"),
+])
+def test_call_for_papers_index_terms_are_known(vocabulary, text, name):
+    assert name in names(vocabulary, text)
+
+
+@pytest.mark.parametrize("text", [
+    "We observe an expected improvement of 3 points.",
+    "A mean shift in the covariates.",
+    "The temporal shift module mixes frames.",
+])
+def test_everyday_phrases_near_index_terms_stay_unmatched(vocabulary, text):
+    assert names(vocabulary, text) == []
