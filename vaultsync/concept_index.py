@@ -27,9 +27,9 @@ TOO_BROAD = frozenset(concept_key(n) for n in (
 # True of most papers that mention them: kept as hierarchy nodes and for papers with little
 # else to say, but not listed among a paper's concepts when it has enough specific ones.
 UMBRELLA = frozenset(concept_key(n) for n in (
-    "benchmarks", "evaluation metrics", "fine-tuning", "transformers", "supervised learning",
-    "training efficiency", "memory efficiency", "annotation", "generalization", "optimization",
-    "scalability", "efficiency", "robustness",
+    "benchmarks", "evaluation metrics", "fine-tuning", "supervised learning", "latent space",
+    "generative models", "training efficiency", "memory efficiency", "annotation", "generalization",
+    "optimization", "scalability", "efficiency", "robustness",
 ))
 
 # A long form ending in one of these names a part of one paper's own method ("Spiking
