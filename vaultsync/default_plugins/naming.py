@@ -240,9 +240,23 @@ def _hint_candidates(text: str, extraction: Extraction) -> Iterator[_Candidate]:
     ]
     for hint in hints:
         if coined_strength(hint) == 2:
-            found = re.search(rf"(?<![\w-]){re.escape(hint)}(?![\w-])", text)
-            if found:
-                yield _Candidate(4, found.start(), hint, None, found.end())
+            start = _find_token(text, hint)
+            if start >= 0:
+                yield _Candidate(4, start, hint, None, start + len(hint))
+
+
+def _find_token(text: str, token: str) -> int:
+    """Where ``token`` first occurs in ``text`` with no word character or hyphen on either side
+    (as ``(?<![\\w-])token(?![\\w-])`` would find it, without compiling a pattern per token), or -1."""
+    at = text.find(token)
+    while at >= 0:
+        end = at + len(token)
+        before = text[at - 1] if at else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+            return at
+        at = text.find(token, at + 1)
+    return -1
 
 
 def _long_form_hint(name: str, extraction: Extraction) -> str | None:

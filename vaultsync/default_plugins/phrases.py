@@ -180,7 +180,9 @@ _MASK = re.compile(
 # A word (letters/digits, with inner hyphens, dots, slashes or pluses: GPT-4, v1.5, TCP/IP, C++),
 # and a run of words separated by whitespace only: anything else (punctuation, emphasis, masked
 # text) cuts phrases.
-_WORD = r"[^\W_](?:[^\W_]|[-.+/\u2010\u2011](?=[^\W_]))*\+*"
+# (Written as runs of word characters joined by single joiners: the same words as the per-character
+# form `[^\W_](?:[^\W_]|<joiner>(?=[^\W_]))*\+*`, which the regex engine matches about twice as slowly.)
+_WORD = r"[^\W_]+(?:[-.+/\u2010\u2011][^\W_]+)*\+*"
 _RUN = re.compile(rf"{_WORD}(?:\s+{_WORD})*")
 _NUMBERISH = re.compile(r"^[\d.,/+\-]+(?:st|nd|rd|th|s|k|m|b|x)?$")
 _DOMAIN = re.compile(r"\.(?:com|org|net|io|edu|ai|gov|html?|pdf)(?:/|$)")
@@ -188,6 +190,8 @@ _DOMAIN = re.compile(r"\.(?:com|org|net|io|edu|ai|gov|html?|pdf)(?:/|$)")
 # Per-word flags, computed once per distinct word.
 _BOUNDARY, _PARTICIPLE, _ADJECTIVE, _FILLER, _PLURAL, _LOWER, _BARE, _TO = 1, 2, 4, 8, 16, 32, 64, 128
 _TRAILING = _PARTICIPLE | _ADJECTIVE
+_DROPPED_ALONE = _FILLER | _TRAILING  # a one-word piece with one of these is no phrase
+_CUTS = _PARTICIPLE | _PLURAL  # a run with neither is one piece
 _FLAGS: dict[str, int] = {}
 
 
@@ -198,6 +202,9 @@ class Phrase(NamedTuple):
     start: int
     end: int
     key: str
+
+
+_new_phrase = tuple.__new__  # `_new_phrase(Phrase, (...))` is `Phrase(...)` without the Python-level __new__
 
 
 def _classify(word: str) -> int:
@@ -253,12 +260,23 @@ def _add(text: str, piece: list[tuple[int, int, int]], out: list["Phrase"]) -> N
         surface = text[start:stop]
         key = concept_key(surface)
         if key:
-            out.append(Phrase(surface, start, stop, key))
+            out.append(_new_phrase(Phrase, (surface, start, stop, key)))
 
 
 def _add_run(text: str, run: list[tuple[int, int, int]], out: list["Phrase"]) -> None:
     """Cut a run of content words where a participle follows a noun ("model trained on": a verb)."""
-    if len(run) == 1:
+    if len(run) == 1:  # the usual case, inlined: `_add` of one word
+        start, stop, flags = run[0]
+        if not flags & _DROPPED_ALONE:
+            surface = text[start:stop]
+            key = concept_key(surface)
+            if key:
+                out.append(_new_phrase(Phrase, (surface, start, stop, key)))
+        return
+    cuts = 0
+    for item in run:
+        cuts |= item[2]
+    if not cuts & _CUTS:
         _add(text, run, out)
         return
     piece: list[tuple[int, int, int]] = []
@@ -303,7 +321,7 @@ def candidate_phrases(text: str) -> list["Phrase"]:
                 if run:
                     _add_run(text, run, phrases)
                     run = []
-                after_to = bool(flags & _TO)
+                after_to = flags & _TO
             else:
                 run.append((offset + position, offset + position + len(word), flags))
                 after_to = False
@@ -372,21 +390,30 @@ def rank_keyphrases(docs: list[str], k: int = 10) -> list[list[str]]:
 
 def phrase_mentions(text: str) -> list[ConceptMention]:
     """One ``ConceptMention(kind="phrase")`` per non-generic candidate key in ``text``."""
-    phrases = [p for p in candidate_phrases(text) if _keep(p)]
-    salience = _salience(phrases, len(text))
-    spellings: dict[str, Counter] = {}
-    for phrase in phrases:
-        spellings.setdefault(phrase.key, Counter())[phrase.text] += 1
-    # The name is the spelling written most often (the first one on a tie); surfaces keep text order.
-    return [
-        ConceptMention(
-            name=counts.most_common(1)[0][0],
-            kind="phrase",
-            surfaces=tuple(counts),
-            score=round(salience[key], 4),
-        )
-        for key, counts in spellings.items()
-    ]
+    # One pass: per key, its spellings with their counts (in text order) and its first position;
+    # the score is ``_salience``'s, computed the same way (keep the two in step).
+    spellings: dict[str, dict[str, int]] = {}
+    first: dict[str, int] = {}
+    for phrase in candidate_phrases(text):
+        if is_generic(phrase.text):
+            continue
+        counts = spellings.get(phrase.key)
+        if counts is None:
+            spellings[phrase.key] = {phrase.text: 1}
+            first[phrase.key] = phrase.start
+        else:
+            counts[phrase.text] = counts.get(phrase.text, 0) + 1
+    length = max(len(text), 1)
+    mentions = []
+    for key, counts in spellings.items():
+        # The name is the spelling written most often (the first one on a tie, as
+        # ``Counter.most_common`` picks it); surfaces keep text order.
+        name = next(iter(counts)) if len(counts) == 1 else max(counts, key=counts.get)
+        tf = float(sum(counts.values()))
+        position = 1.0 + 1.0 / (1.0 + 5.0 * first[key] / length)
+        score = tf * position * (1.0 + 0.5 * min(key.count(" "), 2))
+        mentions.append(ConceptMention(name, "phrase", tuple(counts), (), round(score, 4)))
+    return mentions
 
 
 @hookimpl

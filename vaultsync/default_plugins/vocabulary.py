@@ -296,14 +296,25 @@ class Vocabulary:
         size = len(folded)
         found = []  # (-length, start, entry index): sorts longest first, then leftmost
         add = found.append
-        for haystack, automaton in ((lowered, self._insensitive), (folded, self._sensitive)):
-            if automaton is None:
-                continue
-            for last, (length, index, short) in automaton.iter(haystack):
+        if self._insensitive is not None:  # one pass finds both kinds (see `_build_automata`)
+            for last, candidates in self._insensitive.iter(lowered):
+                for length, index, short, exact in candidates:
+                    start = last - length + 1
+                    if exact is None:
+                        haystack = lowered
+                    elif folded[start:last + 1] == exact:
+                        haystack = folded
+                    else:
+                        continue  # a case-sensitive name written in another case
+                    if (start and haystack[start - 1].isalnum()) or (
+                        last + 1 < size and haystack[last + 1].isalnum()
+                    ):
+                        continue  # inside a longer word
+                    add((-length, start, index, short))
+        if self._sensitive is not None:
+            for last, (length, index, short) in self._sensitive.iter(folded):
                 start = last - length + 1
-                if (start and haystack[start - 1].isalnum()) or (
-                    last + 1 < size and haystack[last + 1].isalnum()
-                ):
+                if (start and folded[start - 1].isalnum()) or (last + 1 < size and folded[last + 1].isalnum()):
                     continue  # inside a longer word
                 add((-length, start, index, short))
         if not found:
@@ -391,16 +402,36 @@ def _unique(names: Iterable[str]) -> tuple[str, ...]:
 
 
 def _build_automata(entries: tuple[VocabularyEntry, ...]):
-    sensitive, insensitive = ahocorasick.Automaton(), ahocorasick.Automaton()
+    """(case-sensitive automaton, case-insensitive automaton), either None when empty.
+
+    So that matching scans the text once, the insensitive automaton also holds the ASCII
+    case-sensitive patterns, lower-cased: a hit maps to candidates ``(length, index, short,
+    exact)``, where ``exact`` is the case-sensitive pattern the text must equal there (None for
+    an insensitive one). Only non-ASCII case-sensitive patterns (lower-casing may change their
+    length or depend on context) stay in the case-sensitive automaton of ``(length, index, short)``.
+    A pattern added twice keeps its last value, as an automaton's ``add_word`` does.
+    """
+    patterns_of: tuple[dict[str, tuple[int, int, bool]], dict[str, tuple[int, int, bool]]] = ({}, {})
     for index, entry in enumerate(entries):
         for name in entry.names:
             patterns, is_sensitive = surface_patterns(name)
-            automaton = sensitive if is_sensitive else insensitive
+            target = patterns_of[is_sensitive]
             short = is_short_acronym(name)
             for pattern in patterns:
                 # a one- or two-letter lower-case name (a vault alias `ai`) would fire everywhere
                 if pattern.strip() and (is_sensitive or len(pattern) > 2 or not pattern.isalpha()):
-                    automaton.add_word(pattern, (len(pattern), index, short))
+                    target[pattern] = (len(pattern), index, short)
+    sensitive, insensitive = ahocorasick.Automaton(), ahocorasick.Automaton()
+    candidates: dict[str, list[tuple[int, int, bool, str | None]]] = {}
+    for pattern, value in patterns_of[False].items():
+        candidates[pattern] = [(*value, None)]
+    for pattern, value in patterns_of[True].items():
+        if pattern.isascii():
+            candidates.setdefault(pattern.lower(), []).append((*value, pattern))
+        else:
+            sensitive.add_word(pattern, value)
+    for pattern, values in candidates.items():
+        insensitive.add_word(pattern, tuple(values))
     built = []
     for automaton in (sensitive, insensitive):
         if len(automaton):
