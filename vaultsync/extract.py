@@ -12,7 +12,7 @@ import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import pluggy
 
@@ -21,6 +21,9 @@ from .records import Abstract, ExtractContext, Extraction, PaperName
 
 log = logging.getLogger(__name__)
 
+# Set to 1, turns off every shortcut (pools, batched writes, the direct YAML writer), so a test
+# can check the fast path writes the same bytes (tests/test_fast_path.py).
+SLOW_PATH_ENV = "VAULTSYNC_SLOW_PATH"
 POOL_THRESHOLD = 3000  # abstracts; below this a pool costs more than it saves
 _CHUNK = 500
 
@@ -53,22 +56,40 @@ _WORKER: tuple[pluggy.PluginManager, ExtractContext] | None = None
 
 def _extract_chunk(abstracts: Sequence[Abstract]) -> list[Extracted]:
     assert _WORKER is not None
-    pm, context = _WORKER
-    return [extract_one(abstract, pm, context) for abstract in abstracts]
+    return _extract_chunk_with(abstracts, _WORKER)
 
 
 def extract_all(
-    abstracts: Sequence[Abstract], pm: pluggy.PluginManager, context: ExtractContext, workers: int | None = None
+    abstracts: Sequence[Abstract], pm: pluggy.PluginManager, context: ExtractContext, workers: int | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> list[Extracted]:
-    """Extract every abstract, in order; uses a process pool for large jobs where fork exists."""
+    """Extract every abstract, in order; uses a process pool for large jobs where fork exists.
+
+    ``on_progress(done, total)`` is told how far it got, every few hundred abstracts."""
     global _WORKER
     workers = workers if workers is not None else min(os.cpu_count() or 1, 4)
+    if os.environ.get(SLOW_PATH_ENV) == "1":
+        workers = 1
+    chunks = [abstracts[i:i + _CHUNK] for i in range(0, len(abstracts), _CHUNK)]
+    done: list[Extracted] = []
     if len(abstracts) < POOL_THRESHOLD or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return [extract_one(abstract, pm, context) for abstract in abstracts]
-    _WORKER = (pm, context)
+        results = map(_extract_chunk_with, chunks, [(pm, context)] * len(chunks))
+    else:
+        _WORKER = (pm, context)
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+        results = pool.map(_extract_chunk, chunks)
     try:
-        chunks = [abstracts[i:i + _CHUNK] for i in range(0, len(abstracts), _CHUNK)]
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            return [item for chunk in pool.map(_extract_chunk, chunks) for item in chunk]
+        for chunk in results:
+            done.extend(chunk)
+            if on_progress is not None:
+                on_progress(len(done), len(abstracts))
     finally:
-        _WORKER = None
+        if _WORKER is not None:
+            pool.shutdown()
+            _WORKER = None
+    return done
+
+
+def _extract_chunk_with(abstracts: Sequence[Abstract], setup) -> list[Extracted]:
+    pm, context = setup
+    return [extract_one(abstract, pm, context) for abstract in abstracts]

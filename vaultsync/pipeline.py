@@ -36,7 +36,8 @@ class ExportOptions:
     dry_run: bool = False
     recreate_deleted: bool = False
     config: Mapping[str, Mapping[str, Any]] = field(default_factory=frozen_mapping)
-    progress: Callable[[str], None] | None = None  # told the name of each stage as it starts
+    # told each stage as it starts, and how far a long stage got: progress(stage, done, total)
+    progress: Callable[[str, int | None, int | None], None] | None = None
 
 
 def _signature(path: Path) -> tuple[int, int, int] | None:
@@ -72,8 +73,11 @@ class Exporter:
     def __exit__(self, *exc) -> None:
         self.session.__exit__(*exc)
 
-    def _step(self, stage: str) -> None:
-        (self.options.progress or (lambda s: log.debug("stage: %s", s)))(stage)
+    def _step(self, stage: str, done: int | None = None, total: int | None = None) -> None:
+        if self.options.progress is not None:
+            self.options.progress(stage, done, total)
+        elif done is None:
+            log.debug("stage: %s", stage)
 
     def read(self) -> ReadResult:
         """Every seed file, re-reading only those whose stat signature changed."""
@@ -130,7 +134,9 @@ class Exporter:
             self._taught = taught
         context = ExtractContext(vault=str(self.vault_dir.resolve()), config=self.options.config, taught=taught)
         fresh = {a.id: a for a in abstracts if a.id not in self._extracted}
-        for abstract, facts in zip(fresh.values(), extract_all(list(fresh.values()), self.pm, context)):
+        extracted_now = extract_all(list(fresh.values()), self.pm, context,
+                                    on_progress=lambda done, total: self._step("extract", done, total))
+        for abstract, facts in zip(fresh.values(), extracted_now):
             self._extracted[abstract.id] = facts
         live = {a.id for a in abstracts}
         for stale in set(self._extracted) - live:

@@ -373,9 +373,9 @@ class Watcher:
             self._show_changes(sorted(paths), before, report)
         return report
 
-    def _progress(self, stage: str) -> None:
+    def _progress(self, stage: str, done: int | None = None, total: int | None = None) -> None:
         """``ExportOptions.progress``: abort at a stage boundary before writing if asked to stop."""
-        log.debug("stage: %s", stage)
+        log.debug("stage: %s %s/%s", stage, done, total)
         if stage != "write" and self.stop.is_set():
             raise Stopped()
 

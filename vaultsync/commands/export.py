@@ -64,22 +64,42 @@ def export_command(
 
 
 class _progress:
-    """A spinner naming the stage, on a terminal only (never in pipes, CI or --quiet)."""
+    """A progress bar naming the stage, on a terminal only (never in pipes, CI or --quiet).
+
+    It appears only once a run has lasted a moment, so quick exports print just their summary."""
 
     def __init__(self, quiet: bool):
         self.enabled = not quiet and sys.stderr.isatty()
-        self.status = None
+        self.bar = None
 
     def __enter__(self):
         if not self.enabled:
             return None
-        from rich.console import Console
+        import time
 
-        self.status = Console(stderr=True).status("reading seeds…")
-        self.status.start()
-        return lambda stage: self.status.update(f"{stage}…")
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
+
+        self.bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            console=Console(stderr=True), transient=True)
+        task = self.bar.add_task("reading seeds", total=None)
+        started = time.monotonic()
+
+        def update(stage: str, done: int | None, total: int | None) -> None:
+            if not self.bar.live.is_started and time.monotonic() - started > 0.5:
+                self.bar.start()
+            label = {"read": "reading seeds", "extract": "extracting concepts", "link": "linking concepts",
+                     "render": "rendering notes", "write": "writing notes"}.get(stage, stage)
+            nonlocal task
+            if label != self.bar.tasks[-1].description:  # a new stage: a fresh bar, or a spinner
+                self.bar.remove_task(task)
+                task = self.bar.add_task(label, total=total, completed=done or 0)
+            else:
+                self.bar.update(task, completed=done or 0, total=total)
+
+        return update
 
     def __exit__(self, *exc):
-        if self.status is not None:
-            self.status.stop()
+        if self.bar is not None and self.bar.live.is_started:
+            self.bar.stop()
         return False
