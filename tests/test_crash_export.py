@@ -1,0 +1,93 @@
+"""`kill -9` of the real `vaultsync export` at random moments, then a rerun: a consistent vault."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from vaultsync.frontmatter_io import read_frontmatter, split_note
+from vaultsync.write import TEMP_PREFIX
+
+ROOT = Path(__file__).resolve().parents[1]
+USER_TEXT = "\nMy own reading notes: compare with last year's results.\n"
+
+
+def write_seeds(folder: Path, round_: int) -> int:
+    """Three seed files of abstracts recombined from the bundled ones; each round edits some."""
+    sentences = [s for f in sorted((ROOT / "seeds").glob("*.txt"))
+                 for s in re.split(r"(?<=\.) ", " ".join(f.read_text(encoding="utf-8").split("\n\n")[1:]))
+                 if len(s.split()) > 6]
+    rng = random.Random(7)
+    count = 0
+    for n in range(3):
+        abstracts = []
+        for i in range(15):
+            picked = rng.sample(sentences, 5)
+            if (i + round_) % 4 == 0:
+                picked.append(f"In revision {round_} we also report results on {i + 3} additional datasets.")
+            abstracts.append(" ".join(picked))
+        (folder / f"seed{n}.txt").write_text("ICML 2026 Papers\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+        count += len(abstracts)
+    return count
+
+
+def run_export(seeds: Path, vault: Path, env: dict, kill_after: float | None = None) -> int | None:
+    process = subprocess.Popen([sys.executable, "-m", "vaultsync", "export", str(seeds), str(vault), "--quiet"],
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if kill_after is None:
+        _, err = process.communicate(timeout=300)
+        assert process.returncode == 0, err.decode()[-5000:]
+        return process.returncode
+    time.sleep(kill_after)
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=60)
+    return None
+
+
+def test_kill_the_real_export_at_random_moments_then_rerun(tmp_path):
+    env = {**os.environ, "VAULTSYNC_STATE_DIR": str(tmp_path / "state"), "SOURCE_DATE_EPOCH": "1796083200"}
+    seeds, vault = tmp_path / "seeds", tmp_path / "vault"
+    seeds.mkdir()
+    total = write_seeds(seeds, 0)
+    run_export(seeds, vault, env)
+    annotated = sorted((vault / "Papers").glob("*.md"))[0]
+    annotated.write_text(annotated.read_text(encoding="utf-8") + USER_TEXT, encoding="utf-8")
+
+    rng = random.Random(2026)
+    for round_ in range(1, 9):  # each round edits abstracts, so a killed run was rewriting notes
+        write_seeds(seeds, round_)
+        run_export(seeds, vault, env, kill_after=rng.uniform(0.2, 2.5))
+    run_export(seeds, vault, env)
+
+    leftovers = [p for p in vault.rglob("*") if p.name.startswith(TEMP_PREFIX)]
+    assert leftovers == []
+    ids: Counter = Counter()
+    for note in vault.rglob("*.md"):
+        if ".vaultsync" in note.parts:
+            continue
+        meta = read_frontmatter(split_note(note.read_text(encoding="utf-8"))[0])  # parses: no partial note
+        if meta.get("vaultsync_id"):
+            ids[meta["vaultsync_id"]] += 1
+    assert [i for i, n in ids.items() if n > 1] == []
+    live = [p for p in (vault / "Papers").glob("*.md")
+            if "status: removed" not in p.read_text(encoding="utf-8")]
+    assert len(live) == total
+    assert annotated.read_text(encoding="utf-8").endswith(USER_TEXT)
+
+    # what survives the kills is what a clean export of the final seeds gives
+    clean = tmp_path / "clean"
+    run_export(seeds, clean, {**env, "VAULTSYNC_STATE_DIR": str(tmp_path / "state-clean")})
+    for folder in ("Concepts", "Collections"):
+        mine = {p.name: p.read_text(encoding="utf-8") for p in (vault / folder).glob("*.md")
+                if "status: removed" not in p.read_text(encoding="utf-8")}
+        theirs = {p.name: p.read_text(encoding="utf-8") for p in (clean / folder).glob("*.md")}
+        assert mine == theirs
+    shutil.rmtree(clean)
