@@ -68,10 +68,27 @@ class Cluster:
     def name(self) -> str:
         if self.canonical:
             return self.canonical
-        # the most common well-formed long form, Title Case as the field writes it
-        best = max(self.names.items(), key=lambda item: (item[1], _well_formed(item[0]), _field_number(item[0]),
-                                                         -len(item[0])))[0]
-        return title_case(best)
+        # the most common well-formed long form, Title Case as the field writes it; cached for
+        # as long as the spellings seen stay the same
+        cached = self.__dict__.get("_name")
+        if cached is None or cached[0] != len(self.names) or cached[1] != sum(self.names.values()):
+            best = max(self.names.items(), key=lambda item: (item[1], _well_formed(item[0]),
+                                                             _field_number(item[0]), -len(item[0])))[0]
+            cached = self.__dict__["_name"] = (len(self.names), sum(self.names.values()), title_case(best))
+        return cached[2]
+
+
+@dataclass(frozen=True)
+class OwnNames:
+    """The names papers give themselves (as concept keys), and every word in them."""
+
+    keys: frozenset[str]
+    words: frozenset[str]
+
+    @classmethod
+    def of(cls, names: Iterable[str]) -> "OwnNames":
+        keys = frozenset(concept_key(n) for n in names if n)
+        return cls(keys, frozenset(word for key in keys for word in key.split()))
 
 
 def _overlap(key: str, words: set[str]) -> float:
@@ -104,18 +121,35 @@ class ConceptIndex:
         self._alias_keys: dict[str, str | None] = {}  # alias key -> cluster key (None: ambiguous)
         self._alias_words: dict[str, set[str]] = {}  # cluster key -> words of its name and aliases
         self.paper_keys: dict[str, dict[str, None]] = {}  # paper id -> its cluster keys, in order
+        self._defined: dict[str, dict[str, str]] = {}  # paper id -> acronym key -> its long form
 
-    def build(self, papers: Iterable[tuple[str, Sequence[ConceptMention]]]) -> "ConceptIndex":
+    def build(self, papers: Iterable[tuple[str, Sequence[ConceptMention]]],
+              promoted_phrases: set[str] | None = None) -> "ConceptIndex":
         """Fold a whole corpus in: first what the vocabulary says about spellings (so the order
-        of papers never matters), then every paper's mentions."""
+        of papers never matters), then every paper's mentions.
+
+        With ``promoted_phrases``, a phrase mention counts only when corpus statistics promoted
+        it or it names a concept other evidence found: the other phrases (most of them) could
+        never become a concept, and skipping them keeps linking fast at scale."""
         papers = list(papers)
         for _, mentions in papers:
             for mention in mentions:
                 if mention.kind == "vocabulary":
                     self._learn_aliases(mention)
+        if promoted_phrases is None:
+            for paper_id, mentions in papers:
+                self.add_paper(paper_id, mentions)
+            return self
         for paper_id, mentions in papers:
-            self.add_paper(paper_id, mentions)
+            self.add_paper(paper_id, [m for m in mentions if m.kind != "phrase"])
+        for paper_id, mentions in papers:
+            phrases = [m for m in mentions if m.kind == "phrase" and self._phrase_counts(m, promoted_phrases)]
+            self.add_paper(paper_id, phrases)
         return self
+
+    def _phrase_counts(self, mention: ConceptMention, promoted: set[str]) -> bool:
+        key = concept_key(mention.name)
+        return key in promoted or key in self.clusters or self._alias_keys.get(key) is not None
 
     def _cluster_for(self, mention: ConceptMention) -> Cluster:
         key = concept_key(mention.name)
@@ -151,8 +185,9 @@ class ConceptIndex:
         """Fold one paper's mentions in: vocabulary first, then acronym definitions, then the rest."""
         ordered = sorted(mentions, key=lambda m: (m.kind != "vocabulary", not m.kind.startswith("acronym")))
         keys = self.paper_keys.setdefault(paper_id, {})
-        defined = {concept_key(alias): m.name for m in mentions if m.kind.startswith("acronym")
-                   for alias in m.aliases if is_acronym(alias)}
+        defined = self._defined.setdefault(paper_id, {})
+        defined.update({concept_key(alias): m.name for m in mentions if m.kind.startswith("acronym")
+                        for alias in m.aliases if is_acronym(alias)})
         for mention in ordered:
             if mention.kind == "vocabulary" and defined and self._other_sense(mention, defined):
                 continue
@@ -176,7 +211,7 @@ class ConceptIndex:
             for surface in mention.surfaces:
                 spellings.setdefault(surface, None)
 
-    def is_shared_concept(self, cluster: Cluster, promoted_phrases: set[str], own_names: set[str]) -> bool:
+    def is_shared_concept(self, cluster: Cluster, promoted_phrases: set[str], own_names: "OwnNames") -> bool:
         """Does this cluster deserve a shared concept note?
 
         Vocabulary concepts always do (unless too broad to say anything); an acronym definition
@@ -189,7 +224,7 @@ class ConceptIndex:
         if cluster.canonical:
             return True
         name = cluster.name
-        if cluster.key in own_names or is_generic(name) or len(cluster.key) < 2:
+        if cluster.key in own_names.keys or is_generic(name) or len(cluster.key) < 2:
             return False
         if is_acronym(name):
             return False  # an acronym without its long form is not a concept name
@@ -198,7 +233,7 @@ class ConceptIndex:
         if kinds.get("acronym-coined"):
             return shared_by_many
         if kinds.get("acronym"):
-            return shared_by_many or not self._looks_coined(cluster, own_names)
+            return shared_by_many or not self._looks_coined(cluster, own_names.words)
         if any(kind not in ("phrase", "acronym-coined") for kind in kinds):
             return True  # a plugin's own kind (dataset, ...) is trusted
         return cluster.key in promoted_phrases
@@ -216,14 +251,13 @@ class ConceptIndex:
         return True
 
     @staticmethod
-    def _looks_coined(cluster: Cluster, own_names: set[str]) -> bool:
+    def _looks_coined(cluster: Cluster, own_words: set[str]) -> bool:
         words = cluster.key.split()
         head = words[-1] if words else ""
         if head in COMPONENT_HEADS or (head in LONG_COMPONENT_HEADS and len(words) >= 4):
             return True
         # its acronym is part of a paper's own name: RCGP in "RCGP-UCB"
-        return any(concept_key(alias) in name.split() for alias in cluster.aliases if is_acronym(alias)
-                   for name in own_names)
+        return any(concept_key(alias) in own_words for alias in cluster.aliases if is_acronym(alias))
 
     def add_broader(self, name: str) -> Cluster:
         """The cluster of a broader concept a vocabulary named (created, without papers, if new)."""

@@ -8,13 +8,14 @@ broader/narrower hierarchy and ranks related papers by the rare concepts they sh
 from __future__ import annotations
 
 import hashlib
+import heapq
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
 from .canonical import concept_key
-from .concept_index import UMBRELLA, Cluster, ConceptIndex, is_acronym
+from .concept_index import UMBRELLA, Cluster, ConceptIndex, OwnNames, is_acronym
 from .extract import Extracted
 from .names import NameRegistry, safe_note_name
 from .records import Abstract, CollectionInfo, Concept, Paper, VaultModel, frozen_mapping
@@ -59,9 +60,10 @@ def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options:
     papers_in = [(abstracts[i], extracted[i]) for i in chosen]
 
     # 2. concepts across the corpus
-    index = ConceptIndex().build((abstract.id, facts.extraction.concepts) for abstract, facts in papers_in)
     promoted = _promoted_phrase_keys([list(f.extraction.concepts) for _, f in papers_in], options.promote_phrases)
-    own_names = {concept_key(n) for _, f in papers_in for n in (f.name.name, *f.name.aliases) if n}
+    index = ConceptIndex().build(((abstract.id, facts.extraction.concepts) for abstract, facts in papers_in),
+                                 promoted)
+    own_names = OwnNames.of(n for _, f in papers_in for n in (f.name.name, *f.name.aliases))
     shared = {key: c for key, c in index.clusters.items()
               if concept_id(key) not in options.deleted_ids and index.is_shared_concept(c, promoted, own_names)}
     # the broader concepts a vocabulary names get notes too, so the graph has a hierarchy
@@ -252,9 +254,9 @@ def _related_papers(paper_concepts: dict[str, list[str]], doc_freq, total) -> di
             w = weight.get(key)
             if w:
                 for other in papers_of[key]:
-                    if other != paper_id:
-                        scores[other] += w
-        best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:MAX_RELATED]
+                    scores[other] += w
+        scores.pop(paper_id, None)
+        best = heapq.nsmallest(MAX_RELATED, scores.items(), key=lambda item: (-item[1], item[0]))
         related[paper_id] = tuple(other for other, score in best if score > 0)
     return related
 

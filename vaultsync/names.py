@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Iterable
+from typing import Iterable, Iterator
 
 FALLBACK_NAME = "Untitled"
 MIN_BYTES = 16
@@ -160,17 +160,19 @@ class NameRegistry:
         stem = _strip_edges(_cut_to_bytes(base, room))
         return safe_note_name(stem + suffix if stem else suffix.strip(), self.max_bytes)
 
-    def claim(self, name: str, hints: Iterable[str] = ()) -> str:
-        """A safe form of ``name`` that no earlier claim or reservation holds; now taken."""
-        base = safe_note_name(name, self.max_bytes)
-        candidates = [base]
+    def _candidates(self, base: str, hints: Iterable[str]) -> Iterator[str]:
+        yield base
         for hint in hints:
             if hint[:len(base)].casefold() == base.casefold():
                 hint = hint[len(base):].lstrip(" —–-:,")  # a title `PRISM — a ...` repeats the name
             hint = safe_note_name(_short_hint(hint), self.max_bytes) if hint.strip() else ""
             if hint and name_key(hint) != name_key(base):
-                candidates.append(self._with_suffix(base, f" ({hint})"))
-        for candidate in candidates:
+                yield self._with_suffix(base, f" ({hint})")
+
+    def claim(self, name: str, hints: Iterable[str] = ()) -> str:
+        """A safe form of ``name`` that no earlier claim or reservation holds; now taken."""
+        base = safe_note_name(name, self.max_bytes)
+        for candidate in self._candidates(base, hints):  # lazily: most names are free at once
             if name_key(candidate) not in self._taken:
                 self._taken.add(name_key(candidate))
                 return candidate
