@@ -12,6 +12,7 @@ as the user wrote it (comments and formatting included), in the user's order.
 from __future__ import annotations
 
 import math
+import os
 import re
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -123,10 +124,62 @@ def dump_frontmatter(data: Mapping[str, Any]) -> str:
     """
     if not data:
         return ""
+    fast = _dump_flat(data) if os.environ.get("VAULTSYNC_SLOW_PATH") != "1" else None
+    if fast is not None:
+        return fast
     return yaml.dump(
         _plain_data(data), Dumper=_Dumper, sort_keys=False, allow_unicode=True,
         width=1 << 30, default_flow_style=False,
     )
+
+
+# Characters PyYAML writes as themselves inside a double-quoted scalar (allow_unicode=True).
+_QUOTED_AS_IS = re.compile("[^\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff"
+                           "\U00010000-\U0010ffff]*")
+
+
+def _flat_scalar(value: Any) -> str | None:
+    """``value`` as ``dump_frontmatter``'s YAML writes it, or None when only PyYAML knows how."""
+    kind = type(value)
+    if kind is str:
+        if plain_is_safe(value):
+            return value
+        if _QUOTED_AS_IS.fullmatch(value):
+            return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return None
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return str(value)
+    if value is None:
+        return "null"
+    if kind is float and math.isfinite(value) and value == int(value) and abs(value) < 1e15:
+        return f"{value:.1f}"
+    return None
+
+
+def _dump_flat(data: Mapping[str, Any]) -> str | None:
+    """The common case of ``dump_frontmatter`` (string keys; scalars and lists of scalars),
+    written directly: the same text PyYAML writes, at a small fraction of its cost (an export
+    writes tens of thousands of notes). None for anything else, which PyYAML then writes."""
+    out = []
+    for key, value in data.items():
+        if type(key) is not str or len(key) >= 128 or not plain_is_safe(key):
+            return None
+        if isinstance(value, (list, tuple)):
+            if not value:
+                out.append(f"{key}: []\n")
+                continue
+            items = [_flat_scalar(item) for item in value]
+            if None in items:
+                return None
+            out.append(f"{key}:\n" + "".join(f"  - {item}\n" for item in items))
+        else:
+            scalar = _flat_scalar(value)
+            if scalar is None:
+                return None
+            out.append(f"{key}: {scalar}\n")
+    return "".join(out)
 
 
 def _key_blocks(yaml_text: str) -> list[tuple[Any, str]] | None:

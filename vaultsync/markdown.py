@@ -16,6 +16,7 @@ What the written text guarantees (checked by tests and by vaultcheck):
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Sequence
 
@@ -29,6 +30,8 @@ _ALWAYS_ESCAPED = frozenset("*[]|#^~")  # emphasis, links, tables, tags, block i
 _PAIR_ESCAPED = frozenset("%=")  # only `%%` (comment) and `==` (highlight) mean something
 _LINE_START_ESCAPED = frozenset("-+=>")  # lists, rules, setext headings, quotes
 _SCHEME_BEFORE = re.compile(r"(?:https?|ftp)$", re.IGNORECASE)
+# Every character the loop in ``_escape`` may change, outside a line start.
+_MAYBE_ESCAPED = re.compile(r"[\n\\$`<&*\[\]|#^~_%=:!]")
 _URL_UNSAFE = {c: f"%{ord(c):02X}" for c in ' "<>\\^`{|}$[]'}
 
 
@@ -41,7 +44,19 @@ def _escape(s: str, before: str, after: str) -> str:
     out: list[str] = []
     bol = before in ("", "\n")
     escape_at: set[int] = set()
-    for k, c in enumerate(s):
+    k, size = -1, len(s)
+    while k + 1 < size:
+        k += 1
+        if not bol:  # a run of characters that are never escaped is copied whole
+            stop = _MAYBE_ESCAPED.search(s, k)
+            stop = stop.start() if stop else size
+            if escape_at:
+                stop = min([stop] + [p for p in escape_at if p >= k])
+            if stop > k:
+                out.append(s[k:stop])
+                k = stop - 1
+                continue
+        c = s[k]
         prev = s[k - 1] if k else before
         nxt = s[k + 1] if k + 1 < len(s) else after
         if c == "\n":
@@ -167,6 +182,11 @@ def _first_mention(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     return None
 
 
+@functools.lru_cache(maxsize=65_536)  # shared concepts' surfaces recur in thousands of papers
+def _surface_pattern(surface: str) -> re.Pattern[str]:
+    return re.compile(r"\s+".join(map(re.escape, surface.split())))
+
+
 def link_first_mentions(markdown: str, links: Sequence[tuple[str, str]]) -> str:
     """Turn the first mention of each ``(surface, Concept Name)`` in prose into
     `[[Concept Name|surface]]` (`[[Concept Name]]` when they are equal).
@@ -183,7 +203,7 @@ def link_first_mentions(markdown: str, links: Sequence[tuple[str, str]]) -> str:
     for surface, name in pairs:
         if name.casefold() in linked:
             continue
-        pattern = re.compile(r"\s+".join(map(re.escape, surface.split())))
+        pattern = _surface_pattern(surface)
         depth = 0
         for k, t in enumerate(toks):
             depth += (t.kind == "link_open") - (t.kind == "link_close")

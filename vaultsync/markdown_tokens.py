@@ -46,6 +46,11 @@ _ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _SCRIPT_TEXT = re.compile(r"[A-Za-z0-9][A-Za-z0-9.,+\- ]*")
 
 
+# Where ``_Scanner._markup`` may find markup: anywhere else it returns None.
+_MARKDOWN_STARTS = re.compile(r"[\\$`*<&\[]|(?i:https?://|ftp://)")
+_LATEX_STARTS = re.compile(r"[\\$`*<&\[~'-]|(?i:https?://|ftp://)")
+
+
 @functools.lru_cache(maxsize=16)
 def _tick_closer(n: int) -> re.Pattern[str]:
     return re.compile(r"(?<!`)`{%d}(?!`)" % n)
@@ -158,11 +163,14 @@ class _Scanner:
         toks: list[Token] = []
         buf: list[str] = []
         i = 0
+        starts = _LATEX_STARTS if self.latex else _MARKDOWN_STARTS
         while i < len(s):
             found = self._markup(s, i)
-            if found is None:
-                buf.append(s[i])
-                i += 1
+            if found is None:  # copy up to the next character where markup may start
+                nxt = starts.search(s, i + 1)
+                j = nxt.start() if nxt else len(s)
+                buf.append(s[i:j])
+                i = j
                 continue
             i, new = found
             for t in new:

@@ -7,10 +7,12 @@ render -> ``OutputFile``s; write -> a ``SyncReport``.
 
 from __future__ import annotations
 
+import copyreg
 import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, Protocol
 
@@ -29,6 +31,11 @@ def text_id(text: str) -> str:
 
 def frozen_mapping(items: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
     return MappingProxyType(dict(items or {}))
+
+
+# Records cross process pools and the extraction cache as pickles; a mappingproxy cannot be
+# pickled by default, so it travels as the dict it wraps and comes back frozen.
+copyreg.pickle(MappingProxyType, lambda proxy: (frozen_mapping, (dict(proxy),)))
 
 
 @dataclass(frozen=True)
@@ -50,7 +57,7 @@ class Abstract:
     line: int  # 1-based line of the seed file where the paragraph starts
     collection: Collection
 
-    @property
+    @cached_property  # hashing the normalised text is costly and every stage asks for it
     def id(self) -> str:
         return text_id(self.text)
 
@@ -170,6 +177,17 @@ class VaultModel:
 
     def paper(self, paper_id: str) -> Paper:
         return self._papers_by_id()[paper_id]
+
+    def collection_of(self, paper_id: str) -> "CollectionInfo":
+        """The first collection listing the paper (a dict built once: renderers ask per paper)."""
+        cache = self.__dict__.get("_collection_by_id")
+        if cache is None:
+            cache = {}
+            for collection in self.collections:
+                for pid in collection.papers:
+                    cache.setdefault(pid, collection)
+            object.__setattr__(self, "_collection_by_id", cache)
+        return cache[paper_id]
 
     def _papers_by_id(self) -> dict[str, Paper]:
         cache = self.__dict__.get("_by_id")

@@ -41,7 +41,7 @@ from .edit_matching import match_papers
 from .records import OutputFile, SyncReport, normalise_text
 from .regions import merge_note
 from .state import NoteRecord, PaperRecord, State
-from .write import (NoteChangedError, file_signature, resolve_vault_path, sweep_temp_files,
+from .write import (NoteChangedError, WriteBatch, file_signature, resolve_vault_path, sweep_temp_files,
                     write_bytes_atomically)
 
 log = logging.getLogger(__name__)
@@ -256,6 +256,7 @@ class VaultSession:
             with self.state.transaction():
                 for f in files:
                     run.sync_file(f)
+                run.commit()
                 if seeds:
                     run.mark_removed({f.vaultsync_id for f in files if f.vaultsync_id}, set(seeds))
                 if dry_run:
@@ -290,6 +291,9 @@ class _Run:
         self.errors: list[str] = []
         self.skipped = 0
         self.seen_keys: set[str] = set()
+        # notes are written together by ``commit`` (one disk flush), unless the slow path is forced
+        self.batch = None if os.environ.get("VAULTSYNC_SLOW_PATH") == "1" else WriteBatch()
+        self.pending: list[tuple] = []
 
     def sync_file(self, f: OutputFile) -> None:
         key = f.vaultsync_id or f"path:{f.path}"
@@ -371,16 +375,43 @@ class _Run:
         elif self.dry_run:
             (self.updated if old_bytes is not None else self.created).append(rel)
             return
+        elif self.batch is not None:
+            self.batch.stage(target, data, expect=sig)
+            self.pending.append((f, key, rel, target, data, region_sha, owned, old_bytes is not None))
+            return
         else:
             write_bytes_atomically(target, data, expect=sig)
-            (self.updated if old_bytes is not None else self.created).append(rel)
-            self._drop_conflict_copy(rel)
+            self._written(f, key, rel, target, data, region_sha, owned, old_bytes is not None)
+            return
         if self.dry_run:
             return
+        self._record(f, key, rel, target, data, region_sha, owned)
+
+    def _written(self, f, key, rel, target, data, region_sha, owned, existed: bool) -> None:
+        (self.updated if existed else self.created).append(rel)
+        self._drop_conflict_copy(rel)
+        self._record(f, key, rel, target, data, region_sha, owned)
+
+    def _record(self, f, key, rel, target, data, region_sha, owned) -> None:
         self.s.state.put_note(NoteRecord(key, rel, f.kind, _sha(data), region_sha, _input_sha(f),
                                          owned, file_signature(target)))
         if f.vaultsync_id:
             self.s._index[f.vaultsync_id] = (rel, f.kind)
+
+    def commit(self) -> None:
+        """Write the staged notes (see ``WriteBatch``); a note saved meanwhile is synced again."""
+        batch, self.batch = self.batch, None  # from here on, write at once
+        pending, self.pending = self.pending, []
+        for item, error in zip(pending, batch.commit() if batch is not None else ()):
+            f, key, rel = item[:3]
+            if isinstance(error, NoteChangedError):
+                self.seen_keys.discard(key)
+                self.sync_file(f)  # merge again with what the user saved
+            elif error is not None:
+                self.errors.append(f"{f.path}: could not write it ({getattr(error, 'strerror', None) or error}); "
+                                   "check the folder's permissions")
+            else:
+                self._written(*item)
 
     def _conflict(self, f: OutputFile, rel: str, reason: str, proposed: str | None) -> None:
         copy = f"{CONFLICTS_DIR}/{rel}"

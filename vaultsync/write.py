@@ -116,6 +116,110 @@ def write_bytes_atomically(
     return target
 
 
+class WriteBatch:
+    """Many atomic writes made durable together, for a sync that writes thousands of notes.
+
+    ``stage`` writes each temp file; ``commit`` flushes them all to disk at once (one ``syncfs``
+    of the vault's file system, rather than one ``fsync`` per note, which costs more than
+    everything else an export does), then renames each over its note (checking ``expect`` just
+    before, as ``write_bytes_atomically`` does) and flushes each folder once. A crash at any
+    instant still leaves every note old or new, never half of one.
+    """
+
+    def __init__(self) -> None:
+        self._staged: list[tuple[str, Path, tuple[int, int, int] | None | bool, int]] = []
+
+    def stage(self, target: Path, data: bytes, *, expect: tuple[int, int, int] | None | bool = False) -> None:
+        """Write ``data`` to a temp file beside ``target`` (a real path from ``resolve_vault_path``)."""
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            mode = os.stat(target).st_mode & 0o7777
+        except FileNotFoundError:
+            mode = _MODE
+        fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=target.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.chmod(tmp, mode)
+        except BaseException:
+            _unlink(tmp)
+            raise
+        self._staged.append((tmp, target, expect, mode))
+
+    def __len__(self) -> int:
+        return len(self._staged)
+
+    def commit(self) -> list[Exception | None]:
+        """Make every staged write durable and visible; one outcome per ``stage``, in order:
+        ``None``, ``NoteChangedError`` (the note changed meanwhile; it was left alone) or ``OSError``."""
+        staged, self._staged = self._staged, []
+        try:
+            _flush_files([tmp for tmp, _, _, _ in staged])
+        except BaseException:
+            for tmp, _, _, _ in staged:
+                _unlink(tmp)
+            raise
+        outcomes: list[Exception | None] = []
+        folders: dict[Path, None] = {}
+        for index, (tmp, target, expect, _) in enumerate(staged):
+            try:
+                if expect is not False and file_signature(target) != expect:
+                    raise NoteChangedError(f"{target} changed while vaultsync was writing it")
+                os.replace(tmp, target)
+                folders[target.parent] = None
+                outcomes.append(None)
+            except Exception as error:
+                _unlink(tmp)
+                outcomes.append(error)
+            except BaseException:
+                for left in staged[index:]:
+                    _unlink(left[0])
+                raise
+        for folder in folders:
+            _fsync_dir(folder)
+        return outcomes
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+_SYNCFS_FROM = 16  # files; below this, fsync each (syncfs also flushes other programs' writes)
+
+
+def _flush_files(paths: list[str]) -> None:
+    """Flush the data of ``paths`` to disk: one ``syncfs`` where Linux has it, else ``fsync`` each."""
+    if not paths:
+        return
+    if len(paths) >= _SYNCFS_FROM and _syncfs(paths[0]):
+        return
+    for path in paths:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _syncfs(path: str) -> bool:
+    """``syncfs(2)`` on the file system holding ``path``; False where it is not available."""
+    try:
+        import ctypes  # lazy: only large syncs need it
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        syncfs = libc.syncfs
+    except (ImportError, OSError, AttributeError):
+        return False
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return syncfs(fd) == 0
+    finally:
+        os.close(fd)
+
+
 def write_note_atomically(
     path: str | os.PathLike, text: str, *, vault: str | os.PathLike | None = None,
     expect: tuple[int, int, int] | None | bool = False,

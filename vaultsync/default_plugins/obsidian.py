@@ -7,6 +7,7 @@ the sync engine wraps it in `%% vaultsync:begin %%` markers and keeps the user's
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterable
 
 from slugify import slugify
@@ -30,16 +31,21 @@ def venue_tag(venue: str | None) -> str | None:
 
 
 def _gist_line(paper: Paper) -> str:
+    return _list_line(paper.name, paper.gist)
+
+
+@lru_cache(maxsize=65_536)  # a paper is listed in every concept note it names: escape it once
+def _list_line(name: str, gist: str) -> str:
     from ..markdown import escape_markdown
 
-    return f"- {link(paper.name)} — {escape_markdown(paper.gist)}" if paper.gist else f"- {link(paper.name)}"
+    return f"- {link(name)} — {escape_markdown(gist)}" if gist else f"- {link(name)}"
 
 
 def render_paper(paper: Paper, model: VaultModel) -> OutputFile:
     from ..markdown import abstract_to_markdown, escape_markdown
 
     abstract = paper.abstract
-    collection = next(c for c in model.collections if paper.id in c.papers)
+    collection = model.collection_of(paper.id)
     tags = ["paper"] + [t for t in (venue_tag(abstract.collection.venue),) if t]
     frontmatter = {
         "vaultsync_id": paper.id,

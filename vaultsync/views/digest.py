@@ -211,20 +211,32 @@ def _today_section(heading: str, old: list[str], entries: Iterable[DigestEntry])
     for line in old:
         found = _COLLECTION.match(line)
         if found:
-            current = sections.setdefault(found.group(1), [])
+            current = found.group(1)
+            sections.setdefault(current, [])
         elif line.strip():
             sections.setdefault(current or "Other papers", []).append(line)
     new_by_collection: dict[str, list[DigestEntry]] = {}
     for entry in entries:
         new_by_collection.setdefault(f"{entry.collection}", []).append(entry)
+    # once per day: the newer line replaces the older (lines are dropped by key, not rescanned)
+    numbered: dict[str, list[tuple[int, str]]] = {collection: [] for collection in sections}
+    by_key: dict[str | None, list[int]] = {}
+    dropped: set[int] = set()
+    serial = 0
+    for collection, lines in sections.items():
+        for line in lines:
+            numbered[collection].append((serial, line))
+            by_key.setdefault(_entry_key(line), []).append(serial)
+            serial += 1
     for collection, items in sorted(new_by_collection.items(), key=lambda kv: kv[0].casefold()):
         for entry in sorted(items, key=lambda e: (e.paper.casefold(), e.paper)):
-            key = entry.paper.casefold()
-            for lines in sections.values():  # once per day: the newer line replaces the older
-                lines[:] = [x for x in lines if _entry_key(x) != key]
-            sections.setdefault(collection, []).append(entry.line)
+            dropped.update(by_key.pop(entry.paper.casefold(), ()))
+            numbered.setdefault(collection, []).append((serial, entry.line))
+            by_key.setdefault(_entry_key(entry.line), []).append(serial)
+            serial += 1
     out = [heading, ""]
-    for collection, lines in sections.items():
+    for collection, numbered_lines in numbered.items():
+        lines = [line for number, line in numbered_lines if number not in dropped]
         if lines:
             out += [f"### {collection}", "", *lines, ""]
     return "\n".join(out).rstrip("\n") + "\n"

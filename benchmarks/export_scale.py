@@ -1,0 +1,167 @@
+"""Export at the scale of every ML conference at once (issue 7). Prints figures; times nothing in tests.
+
+    .venv/bin/python benchmarks/export_scale.py [--papers 20000] [--big] [--repeat 2] [--work DIR]
+
+Each export runs as its own ``python -m vaultsync export`` process (state in a temp folder via
+``VAULTSYNC_STATE_DIR``), timed end to end, with the child's peak RSS. Every figure is printed
+next to the **floor** measured in the same run: plain Python writing the same number of
+note-sized files atomically (temp file + ``os.replace``, same folders), so ratios survive the
+drift of a shared machine. Figures: full export; no-op re-export; one new 20-abstract seed file
+(and how many files it rewrote); start-up (import) time; extraction with and without the pool;
+``--big`` adds the 100,000-abstract export and its ratio to the 20,000 one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from corpus import write_corpus  # noqa: E402
+
+PYTHON = sys.executable
+_PEAK = ("import resource, subprocess, sys; code = subprocess.call(sys.argv[1:]); "
+         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, code)")
+
+
+def corpus(work: Path, papers: int) -> Path:
+    folder = work / f"corpus-{papers}"
+    if not (folder / ".done").exists():
+        shutil.rmtree(folder, ignore_errors=True)
+        write_corpus(folder, papers, seed=7)
+        (folder / ".done").write_text("")
+    return folder
+
+
+def write_floor(n_files: int, work: Path, fsync: bool = False) -> float:
+    """Seconds plain Python takes to write ``n_files`` note-sized files atomically."""
+    root = Path(tempfile.mkdtemp(dir=work))
+    data = b"x" * 1500
+    start = time.perf_counter()
+    folders = [root / "Papers", root / "Concepts"]
+    for folder in folders:
+        folder.mkdir()
+    for i in range(n_files):
+        folder = folders[i % 3 == 0]
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            if fsync:
+                fh.flush()
+                os.fsync(fh.fileno())
+        os.replace(tmp, folder / f"Note {i}.md")
+    elapsed = time.perf_counter() - start
+    shutil.rmtree(root)
+    return elapsed
+
+
+def run_export(seeds: Path, vault: Path, state: Path) -> tuple[float, float, int]:
+    """(seconds, peak RSS in MB, exit status) of one `vaultsync export` process."""
+    env = {**os.environ, "VAULTSYNC_STATE_DIR": str(state)}
+    cmd = [PYTHON, "-c", _PEAK, PYTHON, "-m", "vaultsync", "export", str(seeds), str(vault), "-q"]
+    start = time.perf_counter()
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    elapsed = time.perf_counter() - start
+    peak_kb, code = out.stdout.split()[-2:]
+    return elapsed, int(peak_kb) / 1024, int(code)
+
+
+def snapshot(vault: Path) -> dict[str, tuple[int, int]]:
+    return {p.relative_to(vault).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns)
+            for p in vault.rglob("*") if p.is_file() and ".vaultsync" not in p.parts}
+
+
+def startup() -> float:
+    """Import time of the CLI: `import vaultsync.cli` minus a bare interpreter, best of 5."""
+    def best(code: str) -> float:
+        times = []
+        for _ in range(5):
+            start = time.perf_counter()
+            subprocess.run([PYTHON, "-c", code], check=True)
+            times.append(time.perf_counter() - start)
+        return min(times)
+    return best("import vaultsync.cli, vaultsync.pipeline") - best("pass")
+
+
+def pool_figures(seeds: Path, n: int = 4000) -> tuple[float, float]:
+    from vaultsync.extract import extract_all
+    from vaultsync.plugins import get_plugin_manager
+    from vaultsync.read import read_seeds
+    from vaultsync.records import ExtractContext
+
+    pm = get_plugin_manager()
+    abstracts = [a for s in read_seeds(seeds, pm).seeds for a in s.abstracts][:n]
+    extract_all(abstracts[:200], pm, ExtractContext(), workers=1)  # warm caches and tables
+    out = []
+    for workers in (1, 2):
+        start = time.perf_counter()
+        extract_all(abstracts, pm, ExtractContext(), workers=workers)
+        out.append(time.perf_counter() - start)
+    return out[0], out[1]
+
+
+def scale_figures(work: Path, papers: int, repeat: int) -> float:
+    seeds = corpus(work, papers)
+    print(f"\n== {papers:,} abstracts ({len(list(seeds.glob('*.txt')))} seed files)")
+    fulls = []
+    for attempt in range(repeat):
+        vault, state = work / f"vault-{papers}", work / f"state-{papers}"
+        shutil.rmtree(vault, ignore_errors=True)
+        shutil.rmtree(state, ignore_errors=True)
+        seconds, peak, code = run_export(seeds, vault, state)
+        files = sum(1 for _ in vault.rglob("*.md")) + sum(1 for _ in vault.rglob("*.canvas"))
+        floor = write_floor(files, work)
+        fulls.append(seconds)
+        print(f"full export: {seconds:7.2f} s = {papers / seconds:6.0f} abstracts/s; {files} files; "
+              f"floor {floor:.2f} s; ratio {seconds / floor:5.1f}x; peak RSS {peak:.0f} MB (exit {code})")
+    for attempt in range(repeat):
+        seconds, peak, _ = run_export(seeds, vault, state)
+        print(f"no-op re-export: {seconds:7.2f} s; peak RSS {peak:.0f} MB")
+    extra = work / f"extra-{papers}"
+    shutil.rmtree(extra, ignore_errors=True)
+    new_seed = write_corpus(extra, 20, seed=99, start=90_000)[0]
+    before = snapshot(vault)
+    shutil.copy(new_seed, seeds / new_seed.name)
+    try:
+        seconds, _, _ = run_export(seeds, vault, state)
+    finally:
+        (seeds / new_seed.name).unlink()
+    after = snapshot(vault)
+    written = [p for p in after if before.get(p) != after[p]]
+    kinds = {k: sum(p.startswith(k) for p in written) for k in ("Papers/", "Concepts/", "Collections/", "Maps/")}
+    floor = write_floor(max(len(written), 1), work)
+    print(f"one new seed file (20 abstracts): {seconds:7.2f} s; wrote {len(written)} files {kinds}; "
+          f"floor for those {floor:.3f} s")
+    return min(fulls)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", type=int, default=20_000, help="Abstracts in the main corpus.")
+    parser.add_argument("--big", action="store_true", help="Also export 100,000 abstracts (slow).")
+    parser.add_argument("--repeat", type=int, default=1, help="Runs of each export figure.")
+    parser.add_argument("--work", type=Path, default=None, help="Folder for corpora and vaults (default: a temp folder).")
+    args = parser.parse_args()
+    work = args.work or Path(tempfile.mkdtemp(prefix="vaultsync-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    print(f"work folder {work}; {os.cpu_count()} CPUs; python {sys.version.split()[0]}")
+    print(f"start-up (import vaultsync.cli + pipeline, minus bare python): {startup():.3f} s")
+    one, two = pool_figures(corpus(work, args.papers))
+    print(f"extract 4,000 abstracts: 1 process {one:.2f} s, pool of 2 {two:.2f} s ({one / two:.2f}x)")
+    base = scale_figures(work, args.papers, args.repeat)
+    if args.big:
+        big = scale_figures(work, 100_000, 1)
+        print(f"\ngrowth: 100,000 took {big / base:.2f}x the {args.papers:,} time (target <= 5.5x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""The fast path (process pool, batched writes, the direct YAML writer) writes exactly the bytes
+the slow path writes, and a re-export of an unchanged corpus writes nothing."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from vaultsync import extract
+from vaultsync.pipeline import export
+from vaultsync.plugins import get_plugin_manager
+
+ROOT = Path(__file__).resolve().parents[1]
+INSPEC = Path("/work/shared/benchmarks/inspec/test.jsonl")
+
+
+def _corpus_module():
+    spec = importlib.util.spec_from_file_location("vaultsync_bench_corpus", ROOT / "benchmarks" / "corpus.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def seeds(tmp_path_factory) -> Path:
+    corpus = _corpus_module()
+    if not corpus.INSPEC.exists():
+        pytest.skip("the Inspec abstracts the corpus generator recombines are not here")
+    folder = tmp_path_factory.mktemp("seeds")
+    corpus.write_corpus(folder, 300, seed=11)
+    for seed in sorted((ROOT / "seeds").glob("*.txt")):
+        (folder / seed.name).write_bytes(seed.read_bytes())
+    return folder
+
+
+def files_of(vault: Path) -> dict[str, bytes]:
+    return {p.relative_to(vault).as_posix(): p.read_bytes() for p in sorted(vault.rglob("*")) if p.is_file()}
+
+
+def test_fast_and_slow_paths_write_the_same_bytes(seeds, tmp_path, monkeypatch):
+    monkeypatch.setattr(extract, "POOL_THRESHOLD", 100)  # so this small corpus goes through the pool
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state-fast"))
+    monkeypatch.delenv("VAULTSYNC_SLOW_PATH", raising=False)
+    fast = export(seeds, tmp_path / "fast", get_plugin_manager())
+
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state-slow"))
+    monkeypatch.setenv("VAULTSYNC_SLOW_PATH", "1")
+    slow = export(seeds, tmp_path / "slow", get_plugin_manager())
+
+    assert not fast.errors and not fast.conflicts
+    assert (fast.papers, fast.concepts, len(fast.created)) == (slow.papers, slow.concepts, len(slow.created))
+    got, want = files_of(tmp_path / "fast"), files_of(tmp_path / "slow")
+    assert sorted(got) == sorted(want)
+    differ = [path for path in want if got[path] != want[path]]
+    assert not differ, f"{len(differ)} files differ, e.g. {differ[:3]}"
+
+
+def test_re_exporting_an_unchanged_corpus_writes_nothing(seeds, tmp_path, monkeypatch):
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.delenv("VAULTSYNC_SLOW_PATH", raising=False)
+    vault = tmp_path / "vault"
+    first = export(seeds, vault, get_plugin_manager())
+    before = {p: (p.stat().st_mtime_ns, p.stat().st_ino) for p in vault.rglob("*.md")}
+    again = export(seeds, vault, get_plugin_manager())
+    assert first.created and not again.created and not again.updated and not again.removed
+    assert again.unchanged == len(first.created) + len(first.updated) + first.unchanged
+    assert {p: (p.stat().st_mtime_ns, p.stat().st_ino) for p in vault.rglob("*.md")} == before
