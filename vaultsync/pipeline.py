@@ -22,6 +22,8 @@ from .read import ReadResult, list_seed_files, read_seed_file
 from .records import ExtractContext, Seed, SyncReport, frozen_mapping
 from .errors import VaultsyncError
 from .render import render
+from .run_cache import (code_signature, extraction_fingerprint, last_run, load_extractions, remember_run,
+                        run_fingerprint, save_extractions)
 from .sync import VaultSession
 from .teaching import taught_concepts
 
@@ -65,6 +67,7 @@ class Exporter:
         self._seeds: dict[str, tuple[tuple[int, int, int] | None, Seed | None, str | None]] = {}
         self._extracted: dict[str, Extracted] = {}
         self._taught: tuple = ()
+        self._code: str | None = None  # the stat signature of vaultsync's and the plugins' code
 
     def __enter__(self) -> "Exporter":
         self.session.__enter__()
@@ -123,6 +126,16 @@ class Exporter:
         """
         for relative in changed or ():
             self._seeds.pop(relative, None)
+        state = self.session.state
+        if self._code is None:
+            self._code = code_signature(self.pm)
+        run_options = {"format": self.options.format, "config": self.options.config,
+                       "recreate_deleted": self.options.recreate_deleted}
+        if not self.options.dry_run and not changed:
+            previous = last_run(state, run_fingerprint(self._code, self.seeds_dir, self.vault_dir, run_options))
+            if previous is not None:
+                log.debug("nothing changed since the last run: seeds, vault, code and options are the same")
+                return previous
         self._step("read")
         read = self.read()
         gone = {p.seed for p in self.session.state.papers()} - set(self._seeds)
@@ -133,12 +146,18 @@ class Exporter:
             self._extracted.clear()
             self._taught = taught
         context = ExtractContext(vault=str(self.vault_dir.resolve()), config=self.options.config, taught=taught)
+        live = {a.id for a in abstracts}
+        fingerprint = extraction_fingerprint(self._code, self.options.config, taught)
+        missing = {a.id for a in abstracts if a.id not in self._extracted}
+        if missing:  # what earlier runs extracted with the same extractors, config and lessons
+            self._extracted.update(load_extractions(state, fingerprint, missing))
         fresh = {a.id: a for a in abstracts if a.id not in self._extracted}
         extracted_now = extract_all(list(fresh.values()), self.pm, context,
                                     on_progress=lambda done, total: self._step("extract", done, total))
         for abstract, facts in zip(fresh.values(), extracted_now):
             self._extracted[abstract.id] = facts
-        live = {a.id for a in abstracts}
+        if fresh and not self.options.dry_run:
+            save_extractions(state, fingerprint, {i: self._extracted[i] for i in fresh}, live)
         for stale in set(self._extracted) - live:
             del self._extracted[stale]
         extracted = [self._extracted[a.id] for a in abstracts]
@@ -163,6 +182,7 @@ class Exporter:
             outcome = call_safely(self.pm, "vaultsync_sync_finished", report=report, vault=self.vault_dir,
                                   config=self.options.config)
             report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures))
+            remember_run(state, run_fingerprint(self._code, self.seeds_dir, self.vault_dir, run_options), report)
         return report
 
 

@@ -37,6 +37,9 @@ CREATE TABLE IF NOT EXISTS papers (
     PRIMARY KEY (id, seed)
 );
 CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, value BLOB);
+CREATE TABLE IF NOT EXISTS extractions (   -- what the extractors found in an abstract, pickled
+    id TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, data BLOB NOT NULL
+);
 """
 
 
@@ -139,6 +142,22 @@ class State:
         self._db.executemany("DELETE FROM papers WHERE id = ?", [(i,) for i in forget_ids])
         self._db.executemany("INSERT OR REPLACE INTO papers VALUES (?,?,?,?)",
                              [(p.id, p.seed, p.paragraph, p.text) for p in papers])
+
+    # extraction cache -----------------------------------------------------------------------
+    def extractions(self, fingerprint: str) -> dict[str, bytes]:
+        """Every cached extraction made under ``fingerprint`` (the extractors and their inputs)."""
+        rows = self._db.execute("SELECT id, data FROM extractions WHERE fingerprint = ?", (fingerprint,))
+        return {row[0]: bytes(row[1]) for row in rows}
+
+    def put_extractions(self, fingerprint: str, items: Iterable[tuple[str, bytes]], keep: Iterable[str]) -> None:
+        """Store new extractions; forget those of abstracts not in ``keep`` or of another fingerprint."""
+        self._db.execute("CREATE TEMP TABLE IF NOT EXISTS live (id TEXT PRIMARY KEY)")
+        self._db.execute("DELETE FROM live")
+        self._db.executemany("INSERT OR IGNORE INTO live VALUES (?)", [(i,) for i in keep])
+        self._db.execute("DELETE FROM extractions WHERE fingerprint != ? OR id NOT IN (SELECT id FROM live)",
+                         (fingerprint,))
+        self._db.executemany("INSERT OR REPLACE INTO extractions VALUES (?, ?, ?)",
+                             [(i, fingerprint, data) for i, data in items])
 
     # free-form cache for other stages (e.g. extraction results) ---------------------------
     def get_blob(self, key: str) -> bytes | None:

@@ -76,7 +76,7 @@ class VaultSession:
         self._state_dir = Path(state_dir) if state_dir is not None else None
         self._lock: FileLock | None = None
         self.state: State | None = None
-        self._index: dict[str, tuple[str, str | None]] = {}  # id -> (path, type)
+        self._scanned: dict[str, tuple[str, str | None]] | None = None  # id -> (path, type)
         self._matched: dict[str, str] = {}  # new id -> old id
         self._papers: list[PaperRecord] | None = None
         self._warnings: list[str] = []
@@ -104,7 +104,6 @@ class VaultSession:
             for path in sweep_temp_files(self.root):
                 log.info("removed %s left by an interrupted run", path)
             self.state = State(self.root, folder)
-            self._scan()
         except BaseException:
             self.__exit__(None, None, None)
             raise
@@ -123,6 +122,15 @@ class VaultSession:
             return self._pid_file.read_text().strip() or "unknown"
         except OSError:
             return "unknown"
+
+    @property
+    def _index(self) -> dict[str, tuple[str, str | None]]:
+        """id -> (path, type) of every note carrying a ``vaultsync_id``; the vault is read on
+        first use, so a run that finds nothing to do never reads a note."""
+        if self._scanned is None:
+            self._scanned = {}
+            self._scan()
+        return self._scanned
 
     def _scan(self) -> None:
         found: dict[str, list[tuple[str, str | None]]] = defaultdict(list)

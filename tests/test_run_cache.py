@@ -1,0 +1,83 @@
+"""A run over unchanged seeds and an unchanged vault is cheap; extractions are remembered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vaultsync.hookspecs import hookimpl
+from vaultsync.pipeline import ExportOptions, export
+from vaultsync.plugins import get_plugin_manager
+from vaultsync.sync import VaultSession
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class CountingExtractor:
+    """A plugin that counts the abstracts it is asked about."""
+
+    def __init__(self):
+        self.calls = 0
+
+    @hookimpl
+    def vaultsync_extract(self, abstract, context):
+        self.calls += 1
+        return None
+
+
+@pytest.fixture
+def setup(tmp_path, monkeypatch):
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / "a.txt").write_text((ROOT / "seeds/000_923012a2bb372482.txt").read_text(encoding="utf-8"),
+                                 encoding="utf-8")
+    counter = CountingExtractor()
+    pm = get_plugin_manager()
+    pm.register(counter, name="counting")
+    try:
+        yield seeds, tmp_path / "vault", pm, counter
+    finally:
+        pm.unregister(name="counting")
+
+
+def test_an_unchanged_run_reads_no_note_and_extracts_nothing(setup, monkeypatch):
+    seeds, vault, pm, counter = setup
+    first = export(seeds, vault, pm)
+    assert counter.calls == first.papers > 0
+
+    def no_reading(self):
+        raise AssertionError("the vault was scanned")
+
+    monkeypatch.setattr(VaultSession, "_scan", no_reading)
+    again = export(seeds, vault, pm)
+    assert (again.created, again.updated, again.papers) == ((), (), first.papers)
+    assert counter.calls == first.papers
+
+
+def test_a_note_the_user_edited_makes_a_real_run_and_extractions_come_from_the_cache(setup):
+    seeds, vault, pm, counter = setup
+    first = export(seeds, vault, pm)
+    note = next((vault / "Papers").glob("*.md"))
+    note.write_text(note.read_text(encoding="utf-8") + "\nMy note.\n", encoding="utf-8")
+    again = export(seeds, vault, pm)  # a new Exporter: what it knows comes from the state
+    assert counter.calls == first.papers  # nothing extracted twice
+    assert note.read_text(encoding="utf-8").endswith("\nMy note.\n") and again.updated == ()
+
+
+def test_a_changed_seed_extracts_only_its_new_abstracts(setup):
+    seeds, vault, pm, counter = setup
+    first = export(seeds, vault, pm)
+    text = (seeds / "a.txt").read_text(encoding="utf-8")
+    (seeds / "a.txt").write_text(text.rstrip() + "\n\nWe propose FrobNet, a graph neural network for protein design "
+                                 "that outperforms baselines on three benchmarks.\n", encoding="utf-8")
+    again = export(seeds, vault, pm)
+    assert counter.calls == first.papers + 1 and again.papers == first.papers + 1
+
+
+def test_other_options_are_not_served_from_the_last_run(setup):
+    seeds, vault, pm, counter = setup
+    export(seeds, vault, pm)
+    report = export(seeds, vault, pm, ExportOptions(format="jsonl"))
+    assert "papers.jsonl" in report.created

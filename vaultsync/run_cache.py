@@ -1,0 +1,127 @@
+"""What makes the next run cheap: extractions remembered across runs, and a fingerprint of
+everything a run reads, so a run over unchanged seeds and an unchanged vault returns at once.
+
+Both are keyed on the code and data of the installed vaultsync and its plugins (their files'
+stat signatures), the configuration and, for extractions, the concepts the vault teaches: any
+change there and the cache is simply not used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import pluggy
+
+from .records import SyncReport
+from .state import State
+
+_PACKAGE = Path(__file__).resolve().parent
+_LAST_RUN = "last-run"
+
+
+def _stat_line(path: Path) -> str:
+    try:
+        stat = path.stat()
+    except OSError:
+        return f"{path}:-"
+    return f"{path}:{stat.st_size}:{stat.st_mtime_ns}"
+
+
+def code_signature(pm: pluggy.PluginManager) -> str:
+    """The files of vaultsync's code and data and of every loaded plugin, by stat signature."""
+    lines = sorted(_stat_line(Path(root) / name) for root, _, files in os.walk(_PACKAGE)
+                   if "__pycache__" not in root for name in files)
+    for name, plugin in sorted(pm.list_name_plugin(), key=lambda item: str(item[0])):
+        module = plugin if hasattr(plugin, "__file__") else sys.modules.get(type(plugin).__module__)
+        source = getattr(module, "__file__", None)
+        lines.append(f"{name}={_stat_line(Path(source)) if source else '?'}")
+    return "\n".join(lines)
+
+
+def _digest(*parts: Any) -> str:
+    text = json.dumps(parts, sort_keys=True, default=repr, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def extraction_fingerprint(code: str, config: Mapping[str, Any], taught: tuple) -> str:
+    return _digest("extract", code, config, [asdict(t) for t in taught])
+
+
+def load_extractions(state: State, fingerprint: str, wanted: Iterable[str]) -> dict[str, Any]:
+    """The cached extractions of the abstracts ``wanted`` (those cached under this fingerprint)."""
+    stored = state.extractions(fingerprint)
+    found = {}
+    for abstract_id in wanted:
+        data = stored.get(abstract_id)
+        if data is not None:
+            try:
+                found[abstract_id] = pickle.loads(data)
+            except Exception:  # a cache from another version of a record: extract again
+                continue
+    return found
+
+
+def save_extractions(state: State, fingerprint: str, new: Mapping[str, Any], live: Iterable[str]) -> None:
+    with state.transaction():
+        state.put_extractions(fingerprint, [(i, pickle.dumps(e, pickle.HIGHEST_PROTOCOL)) for i, e in new.items()],
+                              keep=live)
+
+
+def _listing(folder: Path, skip_hidden: bool) -> list[tuple[str, int, int]]:
+    """(relative path, size, mtime) of every file below ``folder``; hidden folders skipped."""
+    found = []
+    pending = [""]
+    while pending:
+        relative = pending.pop()
+        try:
+            entries = list(os.scandir(folder / relative if relative else folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if skip_hidden and entry.name.startswith("."):
+                continue
+            path = f"{relative}/{entry.name}" if relative else entry.name
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(path)
+                else:
+                    stat = entry.stat(follow_symlinks=False)
+                    found.append((path, stat.st_size, stat.st_mtime_ns))
+            except OSError:
+                continue
+    return sorted(found)
+
+
+def run_fingerprint(code: str, seeds_dir: Path, vault_dir: Path, options: Mapping[str, Any]) -> str:
+    """Everything a run reads: the code, the options, every seed file and every vault file."""
+    return _digest("run", code, options, _listing(seeds_dir, skip_hidden=False), _listing(vault_dir, True))
+
+
+def last_run(state: State, fingerprint: str) -> SyncReport | None:
+    """What the last run reported, if it ran on exactly this fingerprint (nothing changed since)."""
+    stored = state.get_blob(_LAST_RUN)
+    if not stored:
+        return None
+    record = json.loads(stored)
+    if record.get("fingerprint") != fingerprint:
+        return None
+    report = record["report"]
+    return SyncReport(papers=report["papers"], concepts=report["concepts"], unchanged=report["files"],
+                      conflicts=tuple(report["conflicts"]), warnings=tuple(report["warnings"]),
+                      errors=tuple(report["errors"]), seeds=tuple(report["seeds"]))
+
+
+def remember_run(state: State, fingerprint: str, report: SyncReport) -> None:
+    files = len(report.created) + len(report.updated) + report.unchanged
+    record = {"fingerprint": fingerprint, "report": {
+        "papers": report.papers, "concepts": report.concepts, "files": files,
+        "conflicts": list(report.conflicts), "warnings": list(report.warnings), "errors": list(report.errors),
+        "seeds": list(report.seeds)}}
+    state.put_blob(_LAST_RUN, json.dumps(record, ensure_ascii=False).encode("utf-8"))
