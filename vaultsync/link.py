@@ -39,6 +39,7 @@ class LinkOptions:
 
     existing_names: Mapping[str, str] = field(default_factory=dict)  # vaultsync_id -> note stem
     deleted_ids: frozenset[str] = frozenset()
+    user_concepts: Mapping[str, str] = field(default_factory=dict)  # concept key -> stem of the user's note
     promote_phrases: object = None  # callable(list[list[ConceptMention]]) -> set[str] of keys
 
 
@@ -64,8 +65,10 @@ def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options:
     index = ConceptIndex().build(((abstract.id, facts.extraction.concepts) for abstract, facts in papers_in),
                                  promoted)
     own_names = OwnNames.of(n for _, f in papers_in for n in (f.name.name, *f.name.aliases))
+    # a concept note the user deleted stays deleted, unless they wrote one of their own for it
     shared = {key: c for key, c in index.clusters.items()
-              if concept_id(key) not in options.deleted_ids and index.is_shared_concept(c, promoted, own_names)}
+              if (concept_id(key) not in options.deleted_ids or key in options.user_concepts)
+              and index.is_shared_concept(c, promoted, own_names)}
     # the broader concepts a vocabulary names get notes too, so the graph has a hierarchy
     for cluster in list(shared.values()):
         for name in cluster.broader:
@@ -76,9 +79,9 @@ def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options:
 
     # 3. names: the user's existing names first, then concepts, collections, papers
     registry = NameRegistry()
-    for stem in sorted(options.existing_names.values()):
+    for stem in sorted([*options.existing_names.values(), *options.user_concepts.values()]):
         registry.reserve(stem)
-    concept_names = _name_concepts(shared, registry, options.existing_names)
+    concept_names = _name_concepts(shared, registry, options.existing_names, options.user_concepts)
     broader = _broader_links(shared, concept_names)
 
     collections: dict[str, list[str]] = defaultdict(list)
@@ -142,6 +145,7 @@ def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options:
             narrower=tuple(sorted((concept_names[k] for k in narrower.get(key, ()) if k in emitted),
                                   key=str.casefold)),
             papers=tuple(mentioned_by.get(key, ())),
+            user_note=key in options.user_concepts,
         ))
     concepts.sort(key=lambda c: c.name.casefold())
     return VaultModel(
@@ -152,10 +156,12 @@ def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options:
     )
 
 
-def _name_concepts(shared: dict[str, Cluster], registry: NameRegistry, existing: Mapping[str, str]) -> dict[str, str]:
+def _name_concepts(shared: dict[str, Cluster], registry: NameRegistry, existing: Mapping[str, str],
+                   user_concepts: Mapping[str, str]) -> dict[str, str]:
     names = {}
     for key in sorted(shared, key=lambda k: (-len(shared[k].papers), k)):
-        names[key] = existing.get(concept_id(key)) or registry.claim(safe_note_name(shared[key].name))
+        names[key] = (user_concepts.get(key) or existing.get(concept_id(key))
+                      or registry.claim(safe_note_name(shared[key].name)))
     return names
 
 

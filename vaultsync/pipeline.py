@@ -25,7 +25,8 @@ from .render import render
 from .run_cache import (code_signature, extraction_fingerprint, last_run, load_extractions, remember_run,
                         run_fingerprint, save_extractions)
 from .sync import VaultSession
-from .teaching import taught_concepts
+from .canonical import concept_key
+from .teaching import taught_concepts, user_concept_notes
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +169,8 @@ class Exporter:
                 [(a.id, a.seed, a.paragraph, a.text) for a in abstracts]).items():
             if old_id in existing:
                 existing[new_id] = existing[old_id]
-        model = link(abstracts, extracted, LinkOptions(existing, frozenset(session.deleted_ids())))
+        user_concepts = {concept_key(taught.name): stem for stem, taught in user_concept_notes(session.root)}
+        model = link(abstracts, extracted, LinkOptions(existing, frozenset(session.deleted_ids()), user_concepts))
         self._step("render")
         files = render(model, self.options.format, self.pm, {"config": self.options.config})
         self._step("write")

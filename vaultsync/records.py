@@ -136,6 +136,7 @@ class Concept:
     narrower: tuple[str, ...] = ()
     papers: tuple[str, ...] = ()  # paper ids, in the model's paper order
     kind: str = "concept"
+    user_note: bool = False  # the user wrote this concept's note: link to it, never write it
 
 
 @dataclass(frozen=True)

@@ -199,15 +199,18 @@ class VaultSession:
         """id -> the stem of its note as it is now named in the vault."""
         return {vid: PurePosixPath(path).stem for vid, (path, _) in self._index.items()}
 
-    def changed_notes(self, kind: str | None = None) -> dict[str, str]:
+    def changed_notes(self, kind: str | None = None, unknown_changed: bool = True) -> dict[str, str]:
         """id -> path of the notes (of ``kind``) whose bytes differ from what vaultsync last wrote:
-        the ones the user edited. A note the state does not know counts as changed."""
+        the ones the user edited. A note the state does not know counts as changed, unless
+        ``unknown_changed`` is False."""
         known = self.state.notes()
         changed = {}
         for vid, (rel, note_kind) in self._index.items():
             if kind is not None and note_kind != kind:
                 continue
             rec = known.get(vid)
+            if rec is None and not unknown_changed:
+                continue
             full = self.root / rel
             if rec is not None and rec.signature is not None and file_signature(full) == rec.signature:
                 continue  # untouched since vaultsync wrote it: no need to read it

@@ -1,12 +1,14 @@
 """The user's vault teaches the vocabulary.
 
 A concept note the user created (no ``vaultsync_id``) or edited (its bytes differ from what
-vaultsync last wrote) is a statement about the field: its title is a concept, its ``aliases``
-are that concept's spellings, its ``broader`` links place it. What an edited note taught is
-remembered in the state, so the lesson outlives vaultsync's next rewrite of the note.
+vaultsync last wrote, by the state's record) is a statement about the field: its title is a
+concept, its ``aliases`` are that concept's spellings, its ``broader`` links place it. What an
+edited note taught is remembered in ``.vaultsync/taught.json`` inside the vault, so the lesson
+outlives vaultsync's next rewrite of the note and a lost state, and travels with the vault.
 
 Notes vaultsync wrote and nobody touched teach nothing: feeding the tool's own output back
-into it would make every export differ from the one before.
+into it would make every export differ from the one before. A generated note the state has no
+record of (a fresh clone, a deleted state) is taken as untouched for the same reason.
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ from typing import Any
 from .frontmatter_io import FrontmatterError, note_head, read_frontmatter, split_note
 from .records import TaughtConcept
 from .sync import VaultSession
+from .write import write_note_atomically
 
 log = logging.getLogger(__name__)
 
 CONCEPTS_FOLDER = "Concepts"
-_BLOB = "taught-concepts"
+LESSONS_FILE = ".vaultsync/taught.json"  # inside the vault: lessons travel with it
 
 
 def _link_text(value: Any) -> str:
@@ -61,26 +64,40 @@ def read_taught(path: Path) -> TaughtConcept | None:
 def taught_concepts(session: VaultSession, remember: bool = True) -> tuple[TaughtConcept, ...]:
     """Every concept the user's vault teaches, in a stable order (see the module docstring)."""
     root = session.root
-    lessons: dict[str, TaughtConcept] = {}
-    folder = root / CONCEPTS_FOLDER
-    if folder.is_dir():
-        for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-            if entry.name.endswith(".md") and entry.is_file() and not note_head(entry.path).get("vaultsync_id"):
-                taught = read_taught(Path(entry.path))
-                if taught:
-                    lessons[f"path:{entry.name}"] = taught
-    stored = session.state.get_blob(_BLOB)
+    lessons: dict[str, TaughtConcept] = {f"path:{stem}": taught for stem, taught in user_concept_notes(root)}
+    stored = _read_lessons(root)
     remembered: dict[str, list] = json.loads(stored) if stored else {}
     live = set(session.existing_names())
     remembered = {vid: value for vid, value in remembered.items() if vid in live}
-    for vid, rel in sorted(session.changed_notes("concept").items()):
+    for vid, rel in sorted(session.changed_notes("concept", unknown_changed=False).items()):
         taught = read_taught(root / rel)
         if taught:
             remembered[vid] = [taught.name, list(taught.aliases), list(taught.broader)]
     for vid, (name, aliases, broader) in sorted(remembered.items()):
         lessons[vid] = TaughtConcept(name, tuple(aliases), tuple(broader))
     if remember:
-        encoded = json.dumps(remembered, sort_keys=True, ensure_ascii=False).encode("utf-8")
-        if encoded != stored:
-            session.state.put_blob(_BLOB, encoded)
+        encoded = json.dumps(remembered, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
+        if encoded != (stored or "{}\n") and (remembered or stored):
+            write_note_atomically(LESSONS_FILE, encoded, vault=root)
     return tuple(lessons.values())
+
+
+def user_concept_notes(root: Path) -> list[tuple[str, TaughtConcept]]:
+    """(note stem, concept) of every concept note the user created in the Concepts folder."""
+    folder = root / CONCEPTS_FOLDER
+    if not folder.is_dir():
+        return []
+    found = []
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.name.endswith(".md") and entry.is_file() and not note_head(entry.path).get("vaultsync_id"):
+            taught = read_taught(Path(entry.path))
+            if taught:
+                found.append((entry.name[:-3], taught))
+    return found
+
+
+def _read_lessons(root: Path) -> str | None:
+    try:
+        return (root / LESSONS_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None

@@ -137,7 +137,8 @@ class ObsidianFormat:
     description = "An Obsidian vault: paper, concept and collection notes with wiki-links (default)."
 
     def render(self, model: VaultModel, context: RenderContext) -> Iterable[OutputFile]:
-        subjects = [*model.papers, *model.concepts, *model.collections]
+        # a concept whose note the user wrote is linked to, never written
+        subjects = [*model.papers, *(c for c in model.concepts if not c.user_note), *model.collections]
         for subject in subjects:
             rendered = context.render_note(subject, self.name, model) if context.render_note else None
             yield rendered if rendered is not None else _render_builtin(subject, model)
