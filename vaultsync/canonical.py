@@ -66,6 +66,10 @@ _IRREGULAR = {
 }
 
 
+# The plural of an irregular singular, for spelling variants: `index` -> `indices`.
+IRREGULAR_PLURALS = {one: many for many, one in _IRREGULAR.items() if one != many}
+
+
 def singular(word: str) -> str:
     """The singular of one lower-case English word, by rule (good enough for a matching key)."""
     if word in _IRREGULAR:

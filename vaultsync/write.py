@@ -91,6 +91,21 @@ def write_bytes_atomically(
         if ".." in Path(path).parts:
             raise VaultsyncError(f"refused to write {os.fspath(path)!r}: it contains '..'")
         target = Path(path)
+    tmp = _write_temp(target, data, durable=True)
+    try:
+        if expect is not False and file_signature(target) != expect:
+            raise NoteChangedError(f"{os.fspath(path)} changed while vaultsync was writing it")
+        os.replace(tmp, target)
+    except BaseException:
+        _unlink(tmp)
+        raise
+    _fsync_dir(target.parent)
+    return target
+
+
+def _write_temp(target: Path, data: bytes, durable: bool) -> str:
+    """A hidden temp file beside ``target`` holding ``data``, with ``target``'s permissions;
+    ``durable`` flushes it to disk (a batch flushes all its temp files at once instead)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode = os.stat(target).st_mode & 0o7777
@@ -100,20 +115,14 @@ def write_bytes_atomically(
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.chmod(tmp, mode)
-        if expect is not False and file_signature(target) != expect:
-            raise NoteChangedError(f"{os.fspath(path)} changed while vaultsync was writing it")
-        os.replace(tmp, target)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _unlink(tmp)
         raise
-    _fsync_dir(target.parent)
-    return target
+    return tmp
 
 
 class WriteBatch:
@@ -131,20 +140,8 @@ class WriteBatch:
 
     def stage(self, target: Path, data: bytes, *, expect: tuple[int, int, int] | None | bool = False) -> None:
         """Write ``data`` to a temp file beside ``target`` (a real path from ``resolve_vault_path``)."""
-        target.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            mode = os.stat(target).st_mode & 0o7777
-        except FileNotFoundError:
-            mode = _MODE
-        fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=target.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.chmod(tmp, mode)
-        except BaseException:
-            _unlink(tmp)
-            raise
-        self._staged.append((tmp, target, expect, mode))
+        tmp = _write_temp(target, data, durable=False)
+        self._staged.append((tmp, target, expect, os.stat(tmp).st_mode & 0o7777))
 
     def __len__(self) -> int:
         return len(self._staged)

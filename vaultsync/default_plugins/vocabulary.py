@@ -38,7 +38,7 @@ from typing import Iterable, NamedTuple
 
 import ahocorasick
 
-from ..canonical import concept_key, singular
+from ..canonical import IRREGULAR_PLURALS, concept_key, singular
 from ..errors import VaultsyncError
 from ..hookspecs import hookimpl
 from ..records import Abstract, ConceptMention, ExtractContext, Extraction, TaughtConcept
@@ -63,15 +63,7 @@ _CLOSING_PREFIXES = re.compile(
     r"un|de|bi|tri|uni|anti|auto|micro|macro|mid|mis|out|up|down|few|zero|one)-(?=[a-zA-Z])",
     re.I,
 )
-_IRREGULAR_PLURALS = {
-    "index": "indices", "matrix": "matrices", "vertex": "vertices", "criterion": "criteria",
-    "phenomenon": "phenomena", "hypothesis": "hypotheses", "analysis": "analyses", "basis": "bases",
-    "axis": "axes", "synthesis": "syntheses", "diagnosis": "diagnoses", "corpus": "corpora",
-    "optimum": "optima", "maximum": "maxima", "minimum": "minima", "spectrum": "spectra",
-    "automaton": "automata", "medium": "media", "curriculum": "curricula", "child": "children",
-    "person": "people", "loss": "losses", "bias": "biases", "class": "classes",
-    "process": "processes", "lens": "lenses", "datum": "data",
-}
+_IRREGULAR_PLURALS = IRREGULAR_PLURALS  # `index` -> `indices`, from the concept-key rules
 # British <-> American spellings by rule; a rule that misfires only adds a spelling nobody writes.
 _SPELLING_RULES = (  # (a substring the rule needs, rule, replacement)
     ("iz", re.compile(r"(?<=\w{3})iz(?=e|ing|ation|ability|able)"), "is"),
