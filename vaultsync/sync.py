@@ -134,6 +134,10 @@ class VaultSession:
 
     def _scan(self) -> None:
         found: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
+        known = self.state.notes()
+        # a note whose stat signature is the one vaultsync recorded is what it wrote: its id and
+        # type come from the state, so only notes changed or unknown since are read
+        recorded = {(rec.path, rec.signature): rec for rec in known.values() if rec.signature and rec.vaultsync_id}
         for folder, dirs, files in os.walk(self.root):
             dirs[:] = sorted(d for d in dirs if not d.startswith(".")
                              and not os.path.islink(os.path.join(folder, d)))
@@ -141,11 +145,14 @@ class VaultSession:
                 full = os.path.join(folder, name)
                 if name.startswith(".") or not name.endswith(".md") or os.path.islink(full):
                     continue
+                rel = Path(full).relative_to(self.root).as_posix()
+                rec = recorded.get((rel, file_signature(full)))
+                if rec is not None:
+                    found[rec.vaultsync_id].append((rel, rec.kind))
+                    continue
                 head = note_head(full)
                 if head.get("vaultsync_id"):
-                    rel = Path(full).relative_to(self.root).as_posix()
                     found[head["vaultsync_id"]].append((rel, head.get("type")))
-        known = self.state.notes()
         for vid, places in found.items():
             places.sort(key=lambda p: p[0])
             if len(places) > 1:
