@@ -199,3 +199,22 @@ def test_any_paragraphs_survive_line_endings_wrapping_and_blank_lines(paragraphs
     # a token ending in "-" at a wrap point is joined to the next line: compare without spaces there
     assert [a.text.replace(" ", "") for a in seed.abstracts] == [e.replace(" ", "") for e in expected]
     assert seed.collection.venue == "ICML 2026"
+
+
+def test_a_huge_file_streams_through_in_bounded_memory(tmp_path, pm):
+    """A big seed is read line by line: a 40 MB paragraph is reported, never held in memory."""
+    import tracemalloc
+
+    line = ("lorem ipsum dolor sit amet " * 20).strip() + "\n"
+    with open(tmp_path / "huge.txt", "w", encoding="utf-8") as out:
+        out.write(f"ICML 2026\n\n{ABSTRACT}\n\n")
+        for _ in range(40_000_000 // len(line)):
+            out.write(line)
+        out.write(f"\n{OTHER}\n")
+    tracemalloc.start()
+    result = read_seeds(tmp_path, pm)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert [a.text for a in result.seeds[0].abstracts] == [ABSTRACT, OTHER]
+    assert "not an abstract" in result.problems[0] and "huge.txt" in result.problems[0]
+    assert peak < 8_000_000, f"peak {peak:,} bytes while reading a 40 MB file"

@@ -45,20 +45,25 @@ def collection_from_file_name(relative: str) -> Collection:
     return Collection(name, found.venue, found.year)
 
 
-def _paragraphs(lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, list[str]]]:
-    """Group lines into paragraphs: (first line number, stripped lines)."""
-    start, block = 0, []
+def _paragraphs(lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, list[str], int]]:
+    """Group lines into paragraphs: (first line number, stripped lines, characters in all).
+
+    A paragraph past ``MAX_ABSTRACT_CHARS`` keeps counting but stops keeping lines, so a huge
+    file without blank lines streams through in bounded memory."""
+    start, block, size = 0, [], 0
     for number, line in lines:
         line = line.strip()
         if line:
-            if not block:
+            if not size:
                 start = number
-            block.append(line)
-        elif block:
-            yield start, block
-            block = []
-    if block:
-        yield start, block
+            size += len(line) + 1
+            if size <= MAX_ABSTRACT_CHARS + 1:
+                block.append(line)
+        elif size:
+            yield start, block, size
+            block, size = [], 0
+    if size:
+        yield start, block, size
 
 
 def _join(lines: list[str]) -> str:
@@ -84,23 +89,24 @@ def parse_seed_lines(
     display = display or relative
     collection = None
     abstracts: list[Abstract] = []
-    for start, block in _paragraphs(lines):
+    for start, block, size in _paragraphs(lines):
         if collection is None:
             if _is_header(block):
                 collection = parse_collection(block[0])
+                size -= len(block[0]) + 1
                 block = block[1:]
                 start += 1
                 if not block:
                     continue
             else:
                 collection = collection_from_file_name(relative)
-        text = _join(block)
-        if len(text) > MAX_ABSTRACT_CHARS:
+        if size > MAX_ABSTRACT_CHARS + 1:
             problems.append(
-                f"{display} line {start}: a paragraph of {len(text):,} characters is not an abstract; "
+                f"{display} line {start}: a paragraph of {size:,} characters is not an abstract; "
                 "skipped it (separate abstracts with blank lines)"
             )
             continue
+        text = _join(block)
         if len(text.split()) < MIN_ABSTRACT_WORDS:
             problems.append(f"{display} line {start}: {text[:40]!r} is too short for an abstract; skipped it")
             continue
