@@ -309,6 +309,7 @@ class _Run:
         self.errors: list[str] = []
         self.skipped = 0
         self.seen_keys: set[str] = set()
+        self.folders: dict[str, Path] = {}  # real paths of the vault's folders, for this sync
         # notes are written together by ``commit`` (one disk flush), unless the slow path is forced
         self.batch = None if os.environ.get("VAULTSYNC_SLOW_PATH") == "1" else WriteBatch()
         self.pending: list[tuple] = []
@@ -320,7 +321,7 @@ class _Run:
             return
         self.seen_keys.add(key)
         try:
-            resolve_vault_path(self.s.root, f.path)
+            resolve_vault_path(self.s.root, f.path, folders=self.folders)
             where = self.s.existing_path(f.vaultsync_id) if f.vaultsync_id else None
             if where is None and f.vaultsync_id in self.deleted and not self.s.recreate_deleted:
                 self.skipped += 1
@@ -342,7 +343,7 @@ class _Run:
                                "check the folder's permissions")
 
     def _sync_at(self, f: OutputFile, key: str, rel: str, found_by_id: bool) -> None:
-        target = resolve_vault_path(self.s.root, rel)
+        target = resolve_vault_path(self.s.root, rel, folders=self.folders)
         rec = self.known.get(key) or self.known.get(self.s._matched.get(f.vaultsync_id, ""))
         inp = _input_sha(f)
         sig = file_signature(target)

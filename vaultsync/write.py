@@ -22,12 +22,15 @@ class NoteChangedError(VaultsyncError):
     """The note changed on disk between reading it and replacing it (the user saved it)."""
 
 
-def resolve_vault_path(vault: str | os.PathLike, relative: str, *, hidden_ok: bool = False) -> Path:
+def resolve_vault_path(vault: str | os.PathLike, relative: str, *, hidden_ok: bool = False,
+                       folders: dict[str, Path] | None = None) -> Path:
     """The real path of ``relative`` inside ``vault``, or ``VaultsyncError`` if it would escape.
 
     ``relative`` must be a relative POSIX path without ``..``, ``.``, empty or (unless
     ``hidden_ok``) dot-named parts. Symlinks on the way are resolved: one that leads outside the
     vault is refused; one inside it is written through (the returned path is the real file).
+    ``folders``, a dict kept for one sync, remembers each folder's real path, so thousands of
+    notes in `Papers/` resolve their folder once (the note itself is still checked each time).
     """
     rel = PurePosixPath(relative)
     parts = relative.split("/")
@@ -35,8 +38,18 @@ def resolve_vault_path(vault: str | os.PathLike, relative: str, *, hidden_ok: bo
             or any(c in _FORBIDDEN for c in relative) or (len(parts[0]) > 1 and parts[0][1] == ":")
             or (not hidden_ok and any(p.startswith(".") for p in parts))):
         raise VaultsyncError(f"refused to write {relative!r}: not a plain path inside the vault")
-    root = Path(vault).resolve()
-    target = (root / Path(*parts)).resolve()
+    if folders is None:
+        root = Path(vault).resolve()
+        target = (root / Path(*parts)).resolve()
+    else:
+        root = folders.get("") or folders.setdefault("", Path(vault).resolve())
+        folder = "/".join(parts[:-1])
+        real_folder = folders.get(folder)
+        if real_folder is None:
+            real_folder = folders[folder] = (root / Path(*parts[:-1])).resolve() if folder else root
+        target = real_folder / parts[-1]
+        if os.path.islink(target):
+            target = target.resolve()
     if target == root or not target.is_relative_to(root):
         raise VaultsyncError(
             f"refused to write {relative!r}: it leads outside the vault (through a symlink?)")
