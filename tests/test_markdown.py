@@ -354,7 +354,9 @@ def test_linking_is_idempotent(text):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="*`&\\\u2028\u2029"),
+# U+FEFF is whitespace to markdown-it (as to JavaScript) but not to str.split: invisible either way
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc"),
+                                      blacklist_characters="*`&\\\u2028\u2029\ufeff"),
                max_size=60))
 def test_escaped_text_reads_as_written(text):
     """CommonMark (markdown-it) shows exactly the text, as one or more paragraphs and nothing else."""
