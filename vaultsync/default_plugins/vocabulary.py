@@ -511,5 +511,34 @@ def vaultsync_extract(abstract: Abstract, context: ExtractContext) -> Extraction
         extra = Path(extra).expanduser()
         if not extra.is_absolute() and context.vault:
             extra = Path(context.vault) / extra
-    found = Vocabulary.with_taught(context.taught, extra).match(abstract.text)
+    vocabulary = Vocabulary.with_taught(context.taught, extra)
+    found = vocabulary.match(abstract.text) + across_acronyms(vocabulary, abstract.text)
     return Extraction(concepts=mentions(found)) if found else None
+
+
+_INLINE_ACRONYM = re.compile(r" \([A-Za-z0-9][\w-]{0,11}\)(?= [^\W\d])")
+
+
+def across_acronyms(vocabulary: Vocabulary, text: str) -> list[VocabularyMatch]:
+    """Names an inline acronym splits: `key-value (KV) cache` is the entry `KV Cache`.
+
+    The text is matched again without its `(ACR)` parentheticals; only matches that spanned one
+    count, with the surface as written, parenthetical included."""
+    if " (" not in text:
+        return []
+    cuts = [m.span() for m in _INLINE_ACRONYM.finditer(text)]
+    if not cuts:
+        return []
+    kept, origin, previous = [], [], 0  # origin[i]: where character i of the cut text comes from
+    for start, end in cuts:
+        kept.append(text[previous:start])
+        origin.extend(range(previous, start))
+        previous = end
+    kept.append(text[previous:])
+    origin.extend(range(previous, len(text)))
+    found = []
+    for match in vocabulary.match("".join(kept)):
+        start, end = origin[match.start], origin[match.end - 1] + 1
+        if end - start != match.end - match.start:  # it spans a parenthetical
+            found.append(VocabularyMatch(match.entry, text[start:end], start, end))
+    return found
