@@ -8,24 +8,22 @@ only abstracts it has not seen, so a new seed file costs little more than its ow
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 import pluggy
 
+from .canonical import concept_key
 from .extract import Extracted, extract_all
 from .link import LinkOptions, link
 from .plugins import call_safely
-from .read import ReadResult, list_seed_files, read_seed_file
+from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_signature
 from .records import ExtractContext, Seed, SyncReport, frozen_mapping
-from .errors import VaultsyncError
 from .render import render
 from .run_cache import (code_signature, extraction_fingerprint, last_run, load_extractions, remember_run,
                         run_fingerprint, save_extractions)
 from .sync import VaultSession
-from .canonical import concept_key
 from .teaching import taught_concepts, user_concept_notes
 
 log = logging.getLogger(__name__)
@@ -43,14 +41,6 @@ class ExportOptions:
     progress: Callable[[str, int | None, int | None], None] | None = None
 
 
-def _signature(path: Path) -> tuple[int, int, int] | None:
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-
-
 class Exporter:
     """One vault kept in sync with one seeds folder, over as many runs as needed.
 
@@ -65,7 +55,7 @@ class Exporter:
         self.pm = pm
         self.options = options
         self.session = VaultSession(self.vault_dir, recreate_deleted=options.recreate_deleted)
-        self._seeds: dict[str, tuple[tuple[int, int, int] | None, Seed | None, str | None]] = {}
+        self._seeds: dict[str, CachedSeed] = {}
         self._extracted: dict[str, Extracted] = {}
         self._taught: tuple = ()
         self._code: str | None = None  # the stat signature of vaultsync's and the plugins' code
@@ -85,32 +75,13 @@ class Exporter:
 
     def read(self) -> ReadResult:
         """Every seed file, re-reading only those whose stat signature changed."""
-        result = ReadResult()
-        current = list_seed_files(self.seeds_dir)
-        for relative in current:
-            signature = _signature(self.seeds_dir / relative)
-            cached = self._seeds.get(relative)
-            if cached is None or cached[0] != signature or signature is None:
-                try:
-                    cached = (signature, read_seed_file(self.seeds_dir, relative, self.pm), None)
-                except VaultsyncError as error:
-                    cached = (signature, None, str(error))
-                self._seeds[relative] = cached
-            _, seed, failure = cached
-            if failure:
-                result.failed.append(failure)
-            elif seed is not None:
-                result.seeds.append(seed)
-                result.problems.extend(seed.problems)
-        for gone in set(self._seeds) - set(current):
-            del self._seeds[gone]
-        return result
+        return read_seeds(self.seeds_dir, self.pm, cache=self._seeds)
 
     def stale(self) -> set[str]:
         """Seed files new, changed or gone since the last run, by stat signature (no reading)."""
         current = set(list_seed_files(self.seeds_dir))
         changed = {r for r in current if r not in self._seeds
-                   or self._seeds[r][0] != _signature(self.seeds_dir / r)}
+                   or self._seeds[r][0] != seed_signature(self.seeds_dir / r)}
         return changed | (set(self._seeds) - current)
 
     def seed(self, relative: str) -> Seed | None:

@@ -88,18 +88,47 @@ def read_seed_file(seeds_dir: Path, relative: str, pm: pluggy.PluginManager) -> 
     return seed
 
 
-def read_seeds(seeds_dir: Path, pm: pluggy.PluginManager, only: list[str] | None = None) -> ReadResult:
-    """Read every seed file (or only the relative paths in ``only``); problems never stop the run."""
+# What a seed file gave the last time it was read: its stat signature, the seed (None for a file
+# no plugin reads) and the one-line failure (None when it was read).
+CachedSeed = tuple[tuple[int, int, int] | None, Seed | None, str | None]
+
+
+def seed_signature(path: Path) -> tuple[int, int, int] | None:
+    """(mtime, size, inode) of a seed file, or None when it cannot be stat'ed."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+
+
+def read_seeds(seeds_dir: Path, pm: pluggy.PluginManager, only: list[str] | None = None,
+               cache: dict[str, CachedSeed] | None = None) -> ReadResult:
+    """Read every seed file (or only the relative paths in ``only``); problems never stop the run.
+
+    With ``cache`` (kept by a long-lived caller), a file whose stat signature is unchanged is not
+    read again, and files gone from the folder leave the cache."""
     result = ReadResult()
-    for relative in only if only is not None else list_seed_files(seeds_dir):
-        try:
-            seed = read_seed_file(seeds_dir, relative, pm)
-        except VaultsyncError as error:
-            result.failed.append(str(error))
-            continue
-        if seed is None:
+    current = only if only is not None else list_seed_files(seeds_dir)
+    for relative in current:
+        signature = seed_signature(seeds_dir / relative) if cache is not None else None
+        cached = cache.get(relative) if cache is not None else None
+        if cached is None or signature is None or cached[0] != signature:
+            try:
+                cached = (signature, read_seed_file(seeds_dir, relative, pm), None)
+            except VaultsyncError as error:
+                cached = (signature, None, str(error))
+            if cache is not None:
+                cache[relative] = cached
+        _, seed, failure = cached
+        if failure:
+            result.failed.append(failure)
+        elif seed is None:
             log.debug("%s: not a seed file; ignored", relative)
-            continue
-        result.seeds.append(seed)
-        result.problems.extend(seed.problems)
+        else:
+            result.seeds.append(seed)
+            result.problems.extend(seed.problems)
+    if cache is not None and only is None:
+        for gone in set(cache) - set(current):
+            del cache[gone]
     return result
