@@ -127,6 +127,23 @@ def test_a_renamed_and_moved_note_is_updated_where_it_is(vault):
     assert not (vault / "Papers/Alpha.md").exists() and "Updated." in moved.read_text()
 
 
+def test_a_note_moved_or_deleted_during_a_long_session_is_not_written_anew(vault):
+    """The vault was scanned, then the user moved one note and deleted another in Obsidian
+    while the run was busy (a watcher's session lives for weeks): neither comes back at its old
+    place, so no two notes ever carry one id."""
+    sync(vault, [paper("a1", "Alpha"), paper("b2", "Beta")])
+    with VaultSession(vault) as s:
+        assert s.existing_path("a1") == "Papers/Alpha.md"  # scanned
+        (vault / "Reading").mkdir()
+        moved = vault / "Reading/Alpha (mine).md"
+        os.rename(vault / "Papers/Alpha.md", moved)
+        (vault / "Papers/Beta.md").unlink()
+        report = s.apply([paper("a1", "Alpha", "# Alpha\n\nUpdated.\n"), paper("b2", "Beta", "# Beta\n\nNew.\n")])
+    assert report.updated == ("Reading/Alpha (mine).md",) and report.created == ()
+    assert "Updated." in moved.read_text()
+    assert not (vault / "Papers/Alpha.md").exists() and not (vault / "Papers/Beta.md").exists()
+
+
 def test_a_deleted_note_is_not_recreated_unless_asked(vault):
     files = [paper("a1", "Alpha"), paper("b2", "Beta")]
     sync(vault, files)

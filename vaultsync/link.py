@@ -12,7 +12,7 @@ import heapq
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from .canonical import concept_key
 from .concept_index import UMBRELLA, Cluster, ConceptIndex, OwnNames, is_acronym
@@ -100,7 +100,8 @@ def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options:
     paper_concepts: dict[str, list[str]] = {}
     papers: list[Paper] = []
     for abstract, facts in papers_in:
-        keys = _paper_concept_keys(abstract.id, index, shared, doc_freq, total, broader)
+        keys = _paper_concept_keys(abstract.id, index.paper_keys.get(abstract.id, ()), shared, doc_freq, total,
+                                   broader)
         paper_concepts[abstract.id] = keys
         stem = options.existing_names.get(abstract.id) or registry.claim(
             safe_note_name(facts.name.name or facts.name.title), hints=(facts.name.title,))
@@ -156,6 +157,110 @@ def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options:
     )
 
 
+@dataclass
+class _LinkedCorpus:
+    """What ``link_additions`` needs to know of a linked model; worked out once per model."""
+
+    by_spelling: dict[str, str]  # concept key of a concept's name or alias -> key of its name
+    concepts: dict[str, Concept]
+    papers_of: dict[str, tuple[str, ...]]
+    doc_freq: dict[str, int]
+    broader: dict[str, list[str]]
+    total: int
+    weight: dict[str, float]
+    names: set[str]  # every note name in the model
+    registry: NameRegistry  # ... all reserved
+
+    @classmethod
+    def of(cls, model: VaultModel) -> "_LinkedCorpus":
+        cached = model.__dict__.get("_linked_corpus")
+        if cached is not None:
+            return cached
+        by_spelling: dict[str, str] = {}
+        concepts: dict[str, Concept] = {}
+        for concept in model.concepts:
+            key = concept_key(concept.name)
+            concepts.setdefault(key, concept)
+            for spelling in (concept.name, *concept.aliases):
+                by_spelling.setdefault(concept_key(spelling), key)
+        papers_of = {key: c.papers for key, c in concepts.items()}
+        total = max(len(model.papers), 1)
+        names = {*(p.name for p in model.papers), *(c.name for c in model.concepts),
+                 *(c.name for c in model.collections)}
+        registry = NameRegistry()
+        for name in sorted(names):
+            registry.reserve(name)
+        corpus = cls(by_spelling, concepts, papers_of, {key: len(ids) for key, ids in papers_of.items()},
+                     {key: [concept_key(b) for b in c.broader if concept_key(b) in concepts]
+                      for key, c in concepts.items()},
+                     total, _relatedness_weights(papers_of, total), names, registry)
+        object.__setattr__(model, "_linked_corpus", corpus)
+        return corpus
+
+
+def prepare_additions(model: VaultModel) -> None:
+    """Work out now what ``link_additions`` will need of ``model`` (a watcher, between rounds)."""
+    _LinkedCorpus.of(model)
+
+
+def link_additions(model: VaultModel, abstracts: Sequence[Abstract], extracted: Sequence[Extracted],
+                   taken_names: Iterable[str] = ()) -> VaultModel:
+    """New papers linked quickly against a corpus already linked (``model``): a preview.
+
+    For `vaultsync watch`, so a new seed file's notes appear at once: each new paper is linked
+    to the concepts that already have notes, ranked and related against the corpus as it was,
+    and named next to ``taken_names`` (the notes the vault has). What only the whole corpus can
+    tell -- phrases this paper makes shared, new concepts, other papers' related lists -- waits
+    for the next full ``link``, which keeps the names given here. Returns a model of the new
+    papers, their related papers and their collections (for rendering the new papers' notes).
+    """
+    corpus = _LinkedCorpus.of(model)
+    by_spelling, concepts, papers_of, doc_freq, broader, total, weight = (
+        corpus.by_spelling, corpus.concepts, corpus.papers_of, corpus.doc_freq, corpus.broader, corpus.total,
+        corpus.weight)
+
+    index = ConceptIndex().build((a.id, f.extraction.concepts) for a, f in zip(abstracts, extracted))
+    registry = corpus.registry.copy()
+    for stem in taken_names:
+        if stem not in corpus.names:
+            registry.reserve(stem)
+    collections = {c.collection.name: c for c in model.collections}
+    new_collections: dict[str, list[str]] = defaultdict(list)
+    papers = []
+    for abstract, facts in zip(abstracts, extracted):
+        shared: dict[str, Cluster] = {}  # the existing concept's key -> this paper's cluster of it
+        for cluster_key in index.paper_keys.get(abstract.id, ()):
+            cluster = index.clusters[cluster_key]
+            known = next((by_spelling[k] for k in map(concept_key, (cluster_key, *cluster.aliases))
+                          if k in by_spelling), None)
+            if known is not None:
+                shared.setdefault(known, cluster)
+        keys = _paper_concept_keys(abstract.id, shared, shared, doc_freq, total, broader)
+        stem = registry.claim(safe_note_name(facts.name.name or facts.name.title), hints=(facts.name.title,))
+        links = tuple((surface, concepts[key].name) for key in keys if key in shared
+                      for surface in shared[key].surfaces.get(abstract.id, ()))
+        papers.append(Paper(
+            abstract=abstract, name=stem, title=facts.name.title, gist=facts.name.gist,
+            aliases=_paper_aliases(abstract.id, facts, index, {}),
+            concepts=tuple(concepts[key].name for key in keys), links=links,
+            urls=tuple(facts.extraction.metadata.get("urls", ())),
+            metadata=frozen_mapping({k: v for k, v in facts.extraction.metadata.items() if k != "urls"}),
+            related=_most_related(abstract.id, keys, papers_of, weight),
+        ))
+        new_collections[abstract.collection.name].append(abstract.id)
+    infos = []
+    for name, ids in sorted(new_collections.items()):
+        known = collections.get(name)
+        if known is not None:
+            infos.append(replace(known, papers=tuple(ids)))  # only what the preview renders
+        else:
+            collection = next(a.collection for a in abstracts if a.collection.name == name)
+            infos.append(CollectionInfo(registry.claim(safe_note_name(name)), collection, tuple(ids)))
+    related = {r for p in papers for r in p.related}
+    return VaultModel(papers=tuple(papers), concepts=(), collections=tuple(infos),
+                      referenced=tuple(p for p in model.papers if p.id in related))
+
+
 def _name_concepts(shared: dict[str, Cluster], registry: NameRegistry, existing: Mapping[str, str],
                    user_concepts: Mapping[str, str]) -> dict[str, str]:
     names = {}
@@ -187,10 +292,11 @@ def _broader_links(shared: dict[str, Cluster], names: dict[str, str]) -> dict[st
     return links
 
 
-def _paper_concept_keys(paper_id, index: ConceptIndex, shared, doc_freq, total, broader) -> list[str]:
-    """Up to 10 concepts, most specific first: rare in the corpus, salient here, long names."""
+def _paper_concept_keys(paper_id, candidates, shared, doc_freq, total, broader) -> list[str]:
+    """Up to 10 of the paper's ``candidates`` (cluster keys), most specific first: rare in the
+    corpus, salient here, long names."""
     scored = []
-    for key in index.paper_keys.get(paper_id, ()):
+    for key in candidates:
         cluster = shared.get(key)
         if cluster is None:
             continue
@@ -249,21 +355,27 @@ def _related_papers(paper_concepts: dict[str, list[str]], doc_freq, total) -> di
     for paper_id, keys in paper_concepts.items():
         for key in keys:
             papers_of[key].append(paper_id)
+    weight = _relatedness_weights(papers_of, total)
+    return {paper_id: _most_related(paper_id, keys, papers_of, weight) for paper_id, keys in paper_concepts.items()}
+
+
+def _relatedness_weights(papers_of: Mapping[str, Sequence[str]], total: int) -> dict[str, float]:
     # a hub concept ("Benchmarks", in a third of the papers) says nothing about relatedness, and
     # costs n^2: only concepts in at most 1 paper in 5 (and at most 200 papers) relate papers
     cap = min(max(2, total // 5), 200)
-    weight = {key: math.log(total / len(ids)) for key, ids in papers_of.items() if 1 < len(ids) <= cap}
-    related = {}
-    for paper_id, keys in paper_concepts.items():
-        scores: dict[str, float] = defaultdict(float)
-        for key in keys:
-            w = weight.get(key)
-            if w:
-                for other in papers_of[key]:
-                    scores[other] += w
-        scores.pop(paper_id, None)
-        best = heapq.nsmallest(MAX_RELATED, scores.items(), key=lambda item: (-item[1], item[0]))
-        related[paper_id] = tuple(other for other, score in best if score > 0)
-    return related
+    return {key: math.log(total / len(ids)) for key, ids in papers_of.items() if 1 < len(ids) <= cap}
+
+
+def _most_related(paper_id: str, keys: Sequence[str], papers_of: Mapping[str, Sequence[str]],
+                  weight: Mapping[str, float]) -> tuple[str, ...]:
+    scores: dict[str, float] = defaultdict(float)
+    for key in keys:
+        w = weight.get(key)
+        if w:
+            for other in papers_of[key]:
+                scores[other] += w
+    scores.pop(paper_id, None)
+    best = heapq.nsmallest(MAX_RELATED, scores.items(), key=lambda item: (-item[1], item[0]))
+    return tuple(other for other, score in best if score > 0)
 
 

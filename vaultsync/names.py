@@ -148,6 +148,12 @@ class NameRegistry:
         self.max_bytes = max_bytes
         self._taken: set[str] = set()
 
+    def copy(self) -> "NameRegistry":
+        """A registry with the same names taken, to claim more without changing this one."""
+        other = NameRegistry(self.max_bytes)
+        other._taken = set(self._taken)
+        return other
+
     def reserve(self, name: str) -> None:
         """Mark ``name`` as taken (a note that already exists), as written on disk."""
         self._taken.add(name_key(name))

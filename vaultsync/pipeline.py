@@ -16,10 +16,10 @@ import pluggy
 
 from .canonical import concept_key
 from .extract import Extracted, extract_all
-from .link import LinkOptions, link
+from .link import LinkOptions, link, link_additions, prepare_additions
 from .plugins import call_safely
 from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_signature
-from .records import ExtractContext, Seed, SyncReport, frozen_mapping
+from .records import Abstract, ExtractContext, Seed, SyncReport, VaultModel, frozen_mapping
 from .render import render
 from .run_cache import (code_signature, extraction_fingerprint, last_run, load_extractions, remember_run,
                         run_fingerprint, save_extractions)
@@ -59,6 +59,9 @@ class Exporter:
         self._extracted: dict[str, Extracted] = {}
         self._taught: tuple = ()
         self._code: str | None = None  # the stat signature of vaultsync's and the plugins' code
+        self._model: VaultModel | None = None  # what the last full run linked
+        self._primed = False  # the extractors have run in this process
+        self._previewed: SyncReport | None = None  # what previews wrote since the last run
 
     def __enter__(self) -> "Exporter":
         self.session.__enter__()
@@ -89,6 +92,62 @@ class Exporter:
         cached = self._seeds.get(relative)
         return cached[1] if cached else None
 
+    def preview(self, changed: Iterable[str]) -> SyncReport | None:
+        """The quick first half of a watch round: notes for the abstracts new in ``changed`` seed
+        files, linked to the concepts the vault already has (``link_additions``), written at once.
+
+        Only for pure additions: None (nothing written) before the first full run, or when an
+        abstract of these files was edited, moved or removed -- matching edits to their notes
+        needs the full run. A full ``run(changed)`` must follow: it links the whole corpus again
+        (related lists, newly shared concepts) and keeps the names given here.
+        """
+        if self._model is None or self.options.dry_run:
+            return None
+        changed = sorted(set(changed))
+        before = {relative: self.seed(relative) for relative in changed}
+        for relative in changed:
+            self._seeds.pop(relative, None)
+        read = read_seeds(self.seeds_dir, self.pm, only=[r for r in changed if (self.seeds_dir / r).is_file()],
+                          cache=self._seeds)
+        after = {seed.path: seed for seed in read.seeds}
+        for relative, seed in before.items():
+            if seed is not None and not {a.id for a in seed.abstracts} <= {a.id for a in getattr(after.get(relative), "abstracts", ())}:
+                return None  # an abstract was edited, moved or removed
+        known = {p.id for p in self._model.papers} | self.session.deleted_ids()
+        new: dict[str, Abstract] = {}
+        for seed in read.seeds:
+            for abstract in seed.abstracts:
+                if abstract.id not in known and self.session.existing_path(abstract.id) is None:
+                    new.setdefault(abstract.id, abstract)
+        if not new:
+            return None
+        extracted = self._extract(list(new.values()), self._taught,
+                                  live={p.id for p in self._model.papers} | set(new))
+        model = link_additions(self._model, list(new.values()), extracted, self.session.existing_names().values())
+        files = [f for f in render(model, self.options.format, self.pm, {"config": self.options.config})
+                 if f.vaultsync_id in new]
+        report = self.session.apply(files, partial=True)
+        self._previewed = _merged(self._previewed, report) if self._previewed else report
+        return report
+
+    def _extract(self, abstracts: list[Abstract], taught: tuple, live: set[str]) -> list[Extracted]:
+        """What the extractors find in ``abstracts``: remembered (this session, or the state's
+        cache under the same code, config and lessons), else extracted now and remembered."""
+        state = self.session.state
+        fingerprint = extraction_fingerprint(self._code, self.options.config, taught)
+        missing = {a.id for a in abstracts if a.id not in self._extracted}
+        if missing:  # what earlier runs extracted with the same extractors, config and lessons
+            self._extracted.update(load_extractions(state, fingerprint, missing))
+        fresh = {a.id: a for a in abstracts if a.id not in self._extracted}
+        context = ExtractContext(vault=str(self.vault_dir.resolve()), config=self.options.config, taught=taught)
+        extracted_now = extract_all(list(fresh.values()), self.pm, context,
+                                    on_progress=lambda done, total: self._step("extract", done, total))
+        for abstract, facts in zip(fresh.values(), extracted_now):
+            self._extracted[abstract.id] = facts
+        if fresh and not self.options.dry_run:
+            save_extractions(state, fingerprint, {i: self._extracted[i] for i in fresh}, live)
+        return [self._extracted[a.id] for a in abstracts]
+
     def run(self, changed: Iterable[str] | None = None) -> SyncReport:
         """Bring the vault up to date with the seeds folder; return what changed.
 
@@ -108,44 +167,15 @@ class Exporter:
             if previous is not None:
                 log.debug("nothing changed since the last run: seeds, vault, code and options are the same")
                 return previous
-        self._step("read")
-        read = self.read()
-        gone = {p.seed for p in self.session.state.papers()} - set(self._seeds)
-        abstracts = [abstract for seed in read.seeds for abstract in seed.abstracts]
-        self._step("extract")
-        taught = taught_concepts(self.session, remember=not self.options.dry_run)
-        if taught != self._taught:  # the user taught something new: every abstract may read differently
-            self._extracted.clear()
-            self._taught = taught
-        context = ExtractContext(vault=str(self.vault_dir.resolve()), config=self.options.config, taught=taught)
-        live = {a.id for a in abstracts}
-        fingerprint = extraction_fingerprint(self._code, self.options.config, taught)
-        missing = {a.id for a in abstracts if a.id not in self._extracted}
-        if missing:  # what earlier runs extracted with the same extractors, config and lessons
-            self._extracted.update(load_extractions(state, fingerprint, missing))
-        fresh = {a.id: a for a in abstracts if a.id not in self._extracted}
-        extracted_now = extract_all(list(fresh.values()), self.pm, context,
-                                    on_progress=lambda done, total: self._step("extract", done, total))
-        for abstract, facts in zip(fresh.values(), extracted_now):
-            self._extracted[abstract.id] = facts
-        if fresh and not self.options.dry_run:
-            save_extractions(state, fingerprint, {i: self._extracted[i] for i in fresh}, live)
-        for stale in set(self._extracted) - live:
-            del self._extracted[stale]
-        extracted = [self._extracted[a.id] for a in abstracts]
-        self._step("link")
-        session = self.session
-        existing = dict(session.existing_names())
-        for new_id, old_id in session.match_edited(
-                [(a.id, a.seed, a.paragraph, a.text) for a in abstracts]).items():
-            if old_id in existing:
-                existing[new_id] = existing[old_id]
-        user_concepts = {concept_key(taught.name): stem for stem, taught in user_concept_notes(session.root)}
-        model = link(abstracts, extracted, LinkOptions(existing, frozenset(session.deleted_ids()), user_concepts))
+        read, extracted, model = self._read_extract_link()
         self._step("render")
         files = render(model, self.options.format, self.pm, {"config": self.options.config})
         self._step("write")
-        report = session.apply(files, seeds=[seed.path for seed in read.seeds] + sorted(gone), dry_run=self.options.dry_run)
+        gone = {p.seed for p in state.papers()} - set(self._seeds)
+        report = self.session.apply(files, seeds=[seed.path for seed in read.seeds] + sorted(gone),
+                                    dry_run=self.options.dry_run)
+        if self._previewed is not None:  # one round: the notes the preview wrote count as this run's
+            report, self._previewed = _merged(self._previewed, report), None
         # a problem with the input is an error (exit status 1) even though the run went on
         problems = tuple(read.problems) + tuple(p for facts in extracted for p in facts.problems)
         report = replace(report, papers=len(model.papers), concepts=len(model.concepts),
@@ -157,6 +187,57 @@ class Exporter:
             report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures))
             remember_run(state, run_fingerprint(self._code, self.seeds_dir, self.vault_dir, run_options), report)
         return report
+
+    def warm(self) -> None:
+        """Get ready to ``preview`` the next new seed file quickly (the watcher calls it when a
+        round is done): link the corpus if no run has yet (the catch-up found nothing to do),
+        and index what the last link found. Writes nothing."""
+        if self.options.dry_run:
+            return
+        if self._model is None:
+            if self._code is None:
+                self._code = code_signature(self.pm)
+            self._read_extract_link()
+        prepare_additions(self._model)
+        if not self._primed and self._model.papers:
+            # extractors load their data (the vocabulary) on first use: not at the first new file
+            context = ExtractContext(vault=str(self.vault_dir.resolve()), config=self.options.config,
+                                     taught=self._taught)
+            extract_all([self._model.papers[0].abstract], self.pm, context)
+            self._primed = True
+
+    def _read_extract_link(self) -> tuple[ReadResult, list[Extracted], VaultModel]:
+        self._step("read")
+        read = self.read()
+        abstracts = [abstract for seed in read.seeds for abstract in seed.abstracts]
+        self._step("extract")
+        taught = taught_concepts(self.session, remember=not self.options.dry_run)
+        if taught != self._taught:  # the user taught something new: every abstract may read differently
+            self._extracted.clear()
+            self._taught = taught
+        live = {a.id for a in abstracts}
+        extracted = self._extract(abstracts, taught, live)
+        for stale in set(self._extracted) - live:
+            del self._extracted[stale]
+        self._step("link")
+        session = self.session
+        existing = dict(session.existing_names())
+        for new_id, old_id in session.match_edited(
+                [(a.id, a.seed, a.paragraph, a.text) for a in abstracts]).items():
+            if old_id in existing:
+                existing[new_id] = existing[old_id]
+        user_concepts = {concept_key(taught.name): stem for stem, taught in user_concept_notes(session.root)}
+        model = link(abstracts, extracted, LinkOptions(existing, frozenset(session.deleted_ids()), user_concepts))
+        self._model = None if self.options.dry_run else model
+        return read, extracted, model
+
+
+def _merged(first: SyncReport, then: SyncReport) -> SyncReport:
+    """Two syncs of one round as one report: a note created by the first is created."""
+    created = dict.fromkeys(first.created + then.created)
+    return replace(then, created=tuple(created), updated=tuple(p for p in then.updated if p not in created),
+                   conflicts=first.conflicts + then.conflicts, errors=first.errors + then.errors,
+                   warnings=first.warnings + then.warnings)
 
 
 def export(seeds_dir: Path, vault_dir: Path, pm: pluggy.PluginManager,

@@ -175,6 +175,9 @@ class VaultModel:
     papers: tuple[Paper, ...]
     concepts: tuple[Concept, ...]
     collections: tuple[CollectionInfo, ...]
+    # papers the notes refer to (as related papers) that are not part of this model's output:
+    # a preview of new papers names older ones
+    referenced: tuple[Paper, ...] = ()
 
     def paper(self, paper_id: str) -> Paper:
         return self._papers_by_id()[paper_id]
@@ -193,7 +196,7 @@ class VaultModel:
     def _papers_by_id(self) -> dict[str, Paper]:
         cache = self.__dict__.get("_by_id")
         if cache is None:
-            cache = {p.id: p for p in self.papers}
+            cache = {p.id: p for p in (*self.referenced, *self.papers)}
             object.__setattr__(self, "_by_id", cache)
         return cache
 

@@ -56,7 +56,9 @@ def extraction_fingerprint(code: str, config: Mapping[str, Any], taught: tuple) 
 
 def load_extractions(state: State, fingerprint: str, wanted: Iterable[str]) -> dict[str, Any]:
     """The cached extractions of the abstracts ``wanted`` (those cached under this fingerprint)."""
-    stored = state.extractions(fingerprint)
+    wanted = set(wanted)
+    # a few (a watch round): look them up; many (a run after a restart): read the table once
+    stored = state.extractions(fingerprint, wanted if len(wanted) <= 2000 else None)
     found = {}
     for abstract_id in wanted:
         data = stored.get(abstract_id)

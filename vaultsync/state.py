@@ -14,7 +14,7 @@ import json
 import os
 import sqlite3
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -92,6 +92,9 @@ class State:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        # the notes table, decoded: read before every sync and scan of a long watch; this
+        # process is the vault's only writer (the lock), so it changes only through put/delete
+        self._notes: dict[str, NoteRecord] | None = None
 
     def close(self) -> None:
         self._db.close()
@@ -103,15 +106,22 @@ class State:
             yield
         except BaseException:
             self._db.execute("ROLLBACK")
+            self._notes = None  # what was put since BEGIN is undone
             raise
         self._db.execute("COMMIT")
 
     # notes ------------------------------------------------------------------------------
     def notes(self) -> dict[str, NoteRecord]:
-        rows = self._db.execute("SELECT * FROM notes").fetchall()
-        return {r[0]: _note(r) for r in rows}
+        """key -> record of every note vaultsync wrote (a copy: the caller may change it)."""
+        if self._notes is None:
+            rows = self._db.execute("SELECT * FROM notes").fetchall()
+            self._notes = {r[0]: _note(r) for r in rows}
+        return dict(self._notes)
 
     def put_note(self, rec: NoteRecord) -> None:
+        if self._notes is not None:  # as the table would give it back
+            self._notes[rec.key] = replace(rec, owned_keys=tuple(rec.owned_keys),
+                                           signature=tuple(rec.signature) if rec.signature else None)
         self._db.execute(
             "INSERT OR REPLACE INTO notes VALUES (?,?,?,?,?,?,?,?)",
             (rec.key, rec.path, rec.kind, rec.content_sha, rec.region_sha, rec.input_sha,
@@ -120,6 +130,8 @@ class State:
         )
 
     def delete_note(self, key: str) -> None:
+        if self._notes is not None:
+            self._notes.pop(key, None)
         self._db.execute("DELETE FROM notes WHERE key = ?", (key,))
 
     # seeds ------------------------------------------------------------------------------
@@ -144,10 +156,20 @@ class State:
                              [(p.id, p.seed, p.paragraph, p.text) for p in papers])
 
     # extraction cache -----------------------------------------------------------------------
-    def extractions(self, fingerprint: str) -> dict[str, bytes]:
-        """Every cached extraction made under ``fingerprint`` (the extractors and their inputs)."""
-        rows = self._db.execute("SELECT id, data FROM extractions WHERE fingerprint = ?", (fingerprint,))
-        return {row[0]: bytes(row[1]) for row in rows}
+    def extractions(self, fingerprint: str, ids: Iterable[str] | None = None) -> dict[str, bytes]:
+        """The cached extractions made under ``fingerprint`` (the extractors and their inputs):
+        every one, or those of the abstracts ``ids``."""
+        if ids is None:
+            rows = self._db.execute("SELECT id, data FROM extractions WHERE fingerprint = ?", (fingerprint,))
+            return {row[0]: bytes(row[1]) for row in rows}
+        found = {}
+        ids = list(ids)
+        for start in range(0, len(ids), 500):  # SQLite caps the parameters of one statement
+            chunk = ids[start:start + 500]
+            rows = self._db.execute(f"SELECT id, data FROM extractions WHERE fingerprint = ? AND id IN "
+                                    f"({','.join('?' * len(chunk))})", (fingerprint, *chunk))
+            found.update((row[0], bytes(row[1])) for row in rows)
+        return found
 
     def put_extractions(self, fingerprint: str, items: Iterable[tuple[str, bytes]], keep: Iterable[str]) -> None:
         """Store new extractions; forget those of abstracts not in ``keep`` or of another fingerprint."""

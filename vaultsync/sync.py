@@ -204,7 +204,7 @@ class VaultSession:
 
     def existing_names(self) -> dict[str, str]:
         """id -> the stem of its note as it is now named in the vault."""
-        return {vid: PurePosixPath(path).stem for vid, (path, _) in self._index.items()}
+        return {vid: os.path.splitext(path.rpartition("/")[2])[0] for vid, (path, _) in self._index.items()}
 
     def changed_notes(self, kind: str | None = None, unknown_changed: bool = True) -> dict[str, str]:
         """id -> path of the notes (of ``kind``) whose bytes differ from what vaultsync last wrote:
@@ -258,7 +258,7 @@ class VaultSession:
 
     # -- writing ----------------------------------------------------------------------------
     def apply(self, files: Iterable[OutputFile], *, seeds: Iterable[str] = (),
-              dry_run: bool = False) -> SyncReport:
+              dry_run: bool = False, partial: bool = False) -> SyncReport:
         """Bring the vault in line with ``files``; return what changed.
 
         Each file is merged into the note carrying its ``vaultsync_id`` (wherever it is) or
@@ -266,6 +266,8 @@ class VaultSession:
         not among ``files`` and whose seed is in ``seeds`` (the seeds read in this run) are
         marked ``status: removed``. A bad path or an unwritable file is reported in ``errors``
         and the other files are still written. ``dry_run`` writes nothing, not even the state.
+        ``partial``: ``files`` are a few notes ahead of a full run (the watcher's preview of new
+        papers): nothing is marked removed and the papers of the seeds are not recorded.
         """
         files = list(files)
         seeds = list(seeds)
@@ -275,11 +277,11 @@ class VaultSession:
                 for f in files:
                     run.sync_file(f)
                 run.commit()
-                if seeds:
+                if seeds and not partial:
                     run.mark_removed({f.vaultsync_id for f in files if f.vaultsync_id}, set(seeds))
                 if dry_run:
                     raise _DryRun  # roll the state back
-                run.save_state(seeds, self._papers)
+                run.save_state(seeds, None if partial else self._papers)
         except _DryRun:
             pass
         return run.report(files, seeds)
@@ -309,6 +311,7 @@ class _Run:
         self.errors: list[str] = []
         self.skipped = 0
         self.seen_keys: set[str] = set()
+        self.rescanned = False  # the vault was listed again during this sync
         self.folders: dict[str, Path] = {}  # real paths of the vault's folders, for this sync
         # notes are written together by ``commit`` (one disk flush), unless the slow path is forced
         self.batch = None if os.environ.get("VAULTSYNC_SLOW_PATH") == "1" else WriteBatch()
@@ -323,6 +326,8 @@ class _Run:
         try:
             resolve_vault_path(self.s.root, f.path, folders=self.folders)
             where = self.s.existing_path(f.vaultsync_id) if f.vaultsync_id else None
+            if where is not None and not os.path.lexists(os.path.join(self.s.root, where)):
+                where = self._moved_meanwhile(f.vaultsync_id)
             if where is None and f.vaultsync_id in self.deleted and not self.s.recreate_deleted:
                 self.skipped += 1
                 return
@@ -341,6 +346,16 @@ class _Run:
         except OSError as exc:
             self.errors.append(f"{f.path}: could not write it ({exc.strerror or exc}); "
                                "check the folder's permissions")
+
+    def _moved_meanwhile(self, vaultsync_id: str) -> str | None:
+        """The note was at a path the vault scan saw, but is gone: the user moved or deleted it
+        since (in Obsidian, during a long run). Look again (once per sync) rather than write it
+        anew at its old place, which would leave two notes with one id."""
+        if not self.rescanned:
+            self.rescanned = True
+            self.s.refresh()
+            self.deleted |= self.s.deleted_ids()  # gone from the vault: deleted, not moved
+        return self.s.existing_path(vaultsync_id)
 
     def _sync_at(self, f: OutputFile, key: str, rel: str, found_by_id: bool) -> None:
         target = resolve_vault_path(self.s.root, rel, folders=self.folders)

@@ -290,8 +290,21 @@ class Watcher:
         self.exporter.options = replace(self.exporter.options, progress=self._progress)
 
     def catch_up(self) -> SyncReport:
-        """One run over the whole seeds folder; prints its problems; raises ``Stopped``."""
-        return self._run(None)
+        """One run over the whole seeds folder; prints its problems; raises ``Stopped``.
+
+        Then the corpus is linked in memory even if the run found nothing to do, so that the
+        first new seed file's notes appear as fast as the next ones (``Exporter.preview``)."""
+        report = self._run(None)
+        self._warm()
+        return report
+
+    def _warm(self) -> None:
+        try:
+            self.exporter.warm()
+        except Stopped:
+            raise
+        except Exception:  # only a missed shortcut: the next round links in full
+            log.debug("could not link the corpus ahead of changes", exc_info=True)
 
     def start(self) -> None:
         """Start the observer (before the catch-up, so nothing changed meanwhile slips by)."""
@@ -340,6 +353,7 @@ class Watcher:
                 if paths:
                     try:
                         self._run(paths)
+                        self._warm()
                     except Stopped:
                         break
         finally:
@@ -353,7 +367,10 @@ class Watcher:
         self._retry = set(paths or ())
         try:
             exporter.session.refresh()
-            report = exporter.run(changed=paths)
+            preview = exporter.preview(paths) if paths else None
+            if preview is not None:
+                log.debug("new papers' notes written in %.0f ms", (time.perf_counter() - started) * 1000)
+            report = exporter.run(changed=paths)  # its report includes what the preview wrote
         except Stopped:
             raise
         except VaultsyncError as error:

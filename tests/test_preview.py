@@ -1,0 +1,108 @@
+"""The watcher's preview: a new seed file's notes written at once, before the full run.
+
+``Exporter.preview`` links only the new papers, against the concepts the vault already has; the
+full ``run`` that follows must leave the vault exactly as a run without the preview would.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from vaultsync.pipeline import Exporter, ExportOptions
+from vaultsync.plugins import get_plugin_manager
+from vaultsync.records import text_id
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRST, SECOND = "000_923012a2bb372482.txt", "001_476b98bb6ff612ae.txt"
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and ".vaultsync" not in p.parts}
+
+
+def paragraphs(name: str) -> list[str]:
+    return (ROOT / "seeds" / name).read_text("utf-8").split("\n\n")
+
+
+@pytest.fixture
+def corpus(tmp_path, monkeypatch):
+    """A vault exported from the first bundled seed file, and a second file to drop in."""
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    shutil.copy(ROOT / "seeds" / FIRST, seeds / FIRST)
+    return seeds, tmp_path
+
+
+def exported_then(corpus, step, name: str, monkeypatch) -> tuple[dict[str, bytes], list]:
+    """Export the seeds to a fresh vault, drop ``SECOND`` in, let ``step`` bring it in."""
+    seeds, tmp = corpus
+    vault = tmp / name
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp / f"state-{name}"))
+    folder = tmp / f"seeds-{name}"
+    shutil.copytree(seeds, folder)
+    with Exporter(folder, vault, get_plugin_manager(), ExportOptions()) as exporter:
+        exporter.run()
+        exporter.warm()
+        shutil.copy(ROOT / "seeds" / SECOND, folder / SECOND)
+        seen = step(exporter, vault)
+    return tree(vault), seen
+
+
+def test_the_preview_writes_the_new_papers_and_the_full_run_ends_where_it_would_have(corpus, monkeypatch):
+    def with_preview(exporter, vault):
+        preview = exporter.preview([SECOND])
+        papers = {p.name for p in (vault / "Papers").glob("*.md")}
+        exporter.run(changed=[SECOND])
+        return [preview, papers]
+
+    def without(exporter, vault):
+        exporter.run(changed=[SECOND])
+        return []
+
+    previewed, (preview, papers_after_preview) = exported_then(corpus, with_preview, "a", monkeypatch)
+    plain, _ = exported_then(corpus, without, "b", monkeypatch)
+
+    new_ids = {text_id(p) for p in paragraphs(SECOND)[1:] if p.strip()}
+    assert preview is not None and len(preview.created) == len(new_ids) > 0
+    assert all(path.startswith("Papers/") for path in preview.created)
+    assert {Path(p).name for p in preview.created} <= papers_after_preview
+    assert previewed == plain
+
+
+def test_a_previewed_note_links_the_concepts_the_vault_has(corpus, monkeypatch):
+    def step(exporter, vault):
+        preview = exporter.preview([SECOND])
+        return [(vault / path).read_text("utf-8") for path in preview.created]
+
+    _, notes = exported_then(corpus, step, "a", monkeypatch)
+    linked = [re.findall(r"\[\[([^\]|]+)", note.split("\n---\n", 1)[1]) for note in notes]
+    assert sum(bool(links) for links in linked) >= len(notes) * 3 // 4  # most papers link concepts
+    concepts = {p.stem for p in (corpus[1] / "a" / "Concepts").glob("*.md")}
+    papers = {p.stem for p in (corpus[1] / "a" / "Papers").glob("*.md")}
+    collections = {p.stem for p in (corpus[1] / "a" / "Collections").glob("*.md")}
+    for links in linked:  # every link resolves to a note already in the vault
+        assert set(links) <= concepts | papers | collections, set(links) - concepts - papers - collections
+
+
+def test_an_edited_abstract_is_not_previewed(corpus, monkeypatch):
+    def step(exporter, vault):
+        text = (exporter.seeds_dir / FIRST).read_text("utf-8")
+        (exporter.seeds_dir / FIRST).write_text(text.replace(" the ", " a ", 1), "utf-8")
+        before = tree(vault)
+        return [exporter.preview([FIRST]), before == tree(vault)]
+
+    _, (preview, untouched) = exported_then(corpus, step, "a", monkeypatch)
+    assert preview is None and untouched
+
+
+def test_no_preview_before_the_corpus_is_linked(corpus, monkeypatch):
+    seeds, tmp = corpus
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp / "state"))
+    with Exporter(seeds, tmp / "vault", get_plugin_manager(), ExportOptions()) as exporter:
+        assert exporter.preview([FIRST]) is None
+        assert not (tmp / "vault" / "Papers").exists()
