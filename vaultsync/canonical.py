@@ -122,6 +122,7 @@ def _title_word(word: str, first: bool) -> str:
     return word[0].upper() + word[1:]
 
 
+@lru_cache(maxsize=65_536)  # cluster names are asked for again and again while linking
 def title_case(text: str) -> str:
     """Title Case as the field writes names: `graph neural networks` -> `Graph Neural Networks`,
     keeping words that already carry inner capitals or digits (`KV`, `GPT-4`, `t-SNE`)."""

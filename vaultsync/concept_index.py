@@ -223,6 +223,8 @@ class ConceptIndex:
             return False
         if cluster.canonical:
             return True
+        if cluster.key not in promoted_phrases and all(kind == "phrase" for kind in cluster.kinds):
+            return False  # most clusters: a phrase statistics did not promote (decided before naming it)
         name = cluster.name
         if cluster.key in own_names.keys or is_generic(name) or len(cluster.key) < 2:
             return False

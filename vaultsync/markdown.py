@@ -218,9 +218,32 @@ def link_first_mentions(markdown: str, links: Sequence[tuple[str, str]]) -> str:
     return _render(toks)
 
 
+# (text, links) -> its Markdown, kept by a long-lived process (`vaultsync watch` renders the same
+# abstracts round after round); off by default, so a one-shot export holds no second copy
+_remembered: dict[tuple[str, tuple], str] | None = None
+_REMEMBER_AT_MOST = 200_000
+
+
+def remember_conversions(on: bool = True) -> None:
+    """Keep every abstract's Markdown for the life of the process (see ``_remembered``)."""
+    global _remembered
+    if not on:
+        _remembered = None
+    elif _remembered is None:
+        _remembered = {}
+
+
 def abstract_to_markdown(text: str, links: Sequence[tuple[str, str]] = ()) -> str:
     """An abstract as written by its authors -> the body of its paper note: converted, escaped, linked."""
-    return link_first_mentions(escape_markdown(latex_to_markdown(text)), links)
+    if _remembered is None:
+        return link_first_mentions(escape_markdown(latex_to_markdown(text)), links)
+    key = (text, tuple(links))
+    markdown = _remembered.get(key)
+    if markdown is None:
+        if len(_remembered) >= _REMEMBER_AT_MOST:
+            _remembered.clear()
+        markdown = _remembered[key] = link_first_mentions(escape_markdown(latex_to_markdown(text)), links)
+    return markdown
 
 
 def markdown_to_plain(text: str) -> str:

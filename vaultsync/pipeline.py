@@ -199,6 +199,9 @@ class Exporter:
                 self._code = code_signature(self.pm)
             self._read_extract_link()
         prepare_additions(self._model)
+        from .markdown import remember_conversions  # lazy: start-up time
+
+        remember_conversions()  # the next rounds render the same abstracts again
         if not self._primed and self._model.papers:
             # extractors load their data (the vocabulary) on first use: not at the first new file
             context = ExtractContext(vault=str(self.vault_dir.resolve()), config=self.options.config,
@@ -211,7 +214,8 @@ class Exporter:
         read = self.read()
         abstracts = [abstract for seed in read.seeds for abstract in seed.abstracts]
         self._step("extract")
-        taught = taught_concepts(self.session, remember=not self.options.dry_run)
+        user_notes = user_concept_notes(self.session.root, self.session.note_paths())
+        taught = taught_concepts(self.session, remember=not self.options.dry_run, user_notes=user_notes)
         if taught != self._taught:  # the user taught something new: every abstract may read differently
             self._extracted.clear()
             self._taught = taught
@@ -226,7 +230,7 @@ class Exporter:
                 [(a.id, a.seed, a.paragraph, a.text) for a in abstracts]).items():
             if old_id in existing:
                 existing[new_id] = existing[old_id]
-        user_concepts = {concept_key(taught.name): stem for stem, taught in user_concept_notes(session.root)}
+        user_concepts = {concept_key(taught.name): stem for stem, taught in user_notes}
         model = link(abstracts, extracted, LinkOptions(existing, frozenset(session.deleted_ids()), user_concepts))
         self._model = None if self.options.dry_run else model
         return read, extracted, model

@@ -41,8 +41,8 @@ from .edit_matching import match_papers
 from .records import OutputFile, SyncReport, normalise_text
 from .regions import merge_note
 from .state import NoteRecord, PaperRecord, State
-from .write import (NoteChangedError, WriteBatch, file_signature, resolve_vault_path, sweep_temp_files,
-                    write_bytes_atomically)
+from .write import (NoteChangedError, WriteBatch, check_relative, file_signature, resolve_vault_path,
+                    sweep_temp_files, write_bytes_atomically)
 
 log = logging.getLogger(__name__)
 
@@ -202,6 +202,10 @@ class VaultSession:
         hit = self._index.get(vaultsync_id)
         return hit[0] if hit else None
 
+    def note_paths(self) -> set[str]:
+        """Vault paths of the notes carrying a ``vaultsync_id``."""
+        return {path for path, _ in self._index.values()}
+
     def existing_names(self) -> dict[str, str]:
         """id -> the stem of its note as it is now named in the vault."""
         return {vid: os.path.splitext(path.rpartition("/")[2])[0] for vid, (path, _) in self._index.items()}
@@ -313,6 +317,7 @@ class _Run:
         self.seen_keys: set[str] = set()
         self.rescanned = False  # the vault was listed again during this sync
         self.folders: dict[str, Path] = {}  # real paths of the vault's folders, for this sync
+        self.targets: dict[str, Path] = {}  # ... and of its notes
         # notes are written together by ``commit`` (one disk flush), unless the slow path is forced
         self.batch = None if os.environ.get("VAULTSYNC_SLOW_PATH") == "1" else WriteBatch()
         self.pending: list[tuple] = []
@@ -324,7 +329,7 @@ class _Run:
             return
         self.seen_keys.add(key)
         try:
-            resolve_vault_path(self.s.root, f.path, folders=self.folders)
+            check_relative(f.path)
             where = self.s.existing_path(f.vaultsync_id) if f.vaultsync_id else None
             if where is not None and not os.path.lexists(os.path.join(self.s.root, where)):
                 where = self._moved_meanwhile(f.vaultsync_id)
@@ -347,6 +352,13 @@ class _Run:
             self.errors.append(f"{f.path}: could not write it ({exc.strerror or exc}); "
                                "check the folder's permissions")
 
+    def _target(self, rel: str) -> Path:
+        """``resolve_vault_path`` of ``rel``, once per sync (a note's path is asked twice)."""
+        target = self.targets.get(rel)
+        if target is None:
+            target = self.targets[rel] = resolve_vault_path(self.s.root, rel, folders=self.folders)
+        return target
+
     def _moved_meanwhile(self, vaultsync_id: str) -> str | None:
         """The note was at a path the vault scan saw, but is gone: the user moved or deleted it
         since (in Obsidian, during a long run). Look again (once per sync) rather than write it
@@ -358,14 +370,14 @@ class _Run:
         return self.s.existing_path(vaultsync_id)
 
     def _sync_at(self, f: OutputFile, key: str, rel: str, found_by_id: bool) -> None:
-        target = resolve_vault_path(self.s.root, rel, folders=self.folders)
         rec = self.known.get(key) or self.known.get(self.s._matched.get(f.vaultsync_id, ""))
         inp = _input_sha(f)
-        sig = file_signature(target)
-        if (sig is not None and rec is not None and rec.path == rel and rec.input_sha == inp
-                and rec.signature == sig):
-            self.unchanged += 1
+        if (rec is not None and rec.path == rel and rec.input_sha == inp and rec.signature is not None
+                and rec.signature == file_signature(os.path.join(self.s.root, rel))):
+            self.unchanged += 1  # what vaultsync wrote from the same input, untouched since
             return
+        target = self._target(rel)
+        sig = file_signature(target)
         old_bytes = target.read_bytes() if sig is not None else None
         if not f.merge:
             # a file owned whole (a canvas, a JSONL dump) that someone changed since vaultsync

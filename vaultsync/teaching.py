@@ -17,7 +17,7 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Collection
 
 from .frontmatter_io import FrontmatterError, note_head, read_frontmatter, split_note
 from .records import TaughtConcept
@@ -61,10 +61,14 @@ def read_taught(path: Path) -> TaughtConcept | None:
     return TaughtConcept(name, aliases, broader)
 
 
-def taught_concepts(session: VaultSession, remember: bool = True) -> tuple[TaughtConcept, ...]:
-    """Every concept the user's vault teaches, in a stable order (see the module docstring)."""
+def taught_concepts(session: VaultSession, remember: bool = True,
+                    user_notes: list[tuple[str, TaughtConcept]] | None = None) -> tuple[TaughtConcept, ...]:
+    """Every concept the user's vault teaches, in a stable order (see the module docstring).
+    ``user_notes``: ``user_concept_notes`` of the vault, if the caller has them already."""
     root = session.root
-    lessons: dict[str, TaughtConcept] = {f"path:{stem}": taught for stem, taught in user_concept_notes(root)}
+    if user_notes is None:
+        user_notes = user_concept_notes(root, session.note_paths())
+    lessons: dict[str, TaughtConcept] = {f"path:{stem}": taught for stem, taught in user_notes}
     stored = _read_lessons(root)
     remembered: dict[str, list] = json.loads(stored) if stored else {}
     live = set(session.existing_names())
@@ -82,13 +86,17 @@ def taught_concepts(session: VaultSession, remember: bool = True) -> tuple[Taugh
     return tuple(lessons.values())
 
 
-def user_concept_notes(root: Path) -> list[tuple[str, TaughtConcept]]:
-    """(note stem, concept) of every concept note the user created in the Concepts folder."""
+def user_concept_notes(root: Path, generated: Collection[str] = ()) -> list[tuple[str, TaughtConcept]]:
+    """(note stem, concept) of every concept note the user created in the Concepts folder.
+
+    ``generated``: vault paths known to carry a ``vaultsync_id`` (the session's index), not read."""
     folder = root / CONCEPTS_FOLDER
     if not folder.is_dir():
         return []
     found = []
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if f"{CONCEPTS_FOLDER}/{entry.name}" in generated:
+            continue
         if entry.name.endswith(".md") and entry.is_file() and not note_head(entry.path).get("vaultsync_id"):
             taught = read_taught(Path(entry.path))
             if taught:

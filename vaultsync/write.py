@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from .errors import VaultsyncError
 
@@ -20,6 +20,18 @@ _FORBIDDEN = {"\\"} | {chr(c) for c in range(32)}  # backslash: a separator on W
 
 class NoteChangedError(VaultsyncError):
     """The note changed on disk between reading it and replacing it (the user saved it)."""
+
+
+def check_relative(relative: str, *, hidden_ok: bool = False) -> list[str]:
+    """The parts of ``relative`` if it is a plain relative POSIX path that stays inside the vault
+    on paper (no ``..``, ``.``, empty, absolute, drive or -- unless ``hidden_ok`` -- dot-named
+    parts), else ``VaultsyncError``. Symlinks are ``resolve_vault_path``'s business."""
+    parts = relative.split("/")
+    if (not relative or relative.startswith("/") or any(p in ("", ".", "..") for p in parts)
+            or any(c in _FORBIDDEN for c in relative) or (len(parts[0]) > 1 and parts[0][1] == ":")
+            or (not hidden_ok and any(p.startswith(".") for p in parts))):
+        raise VaultsyncError(f"refused to write {relative!r}: not a plain path inside the vault")
+    return parts
 
 
 def resolve_vault_path(vault: str | os.PathLike, relative: str, *, hidden_ok: bool = False,
@@ -32,12 +44,7 @@ def resolve_vault_path(vault: str | os.PathLike, relative: str, *, hidden_ok: bo
     ``folders``, a dict kept for one sync, remembers each folder's real path, so thousands of
     notes in `Papers/` resolve their folder once (the note itself is still checked each time).
     """
-    rel = PurePosixPath(relative)
-    parts = relative.split("/")
-    if (not relative or rel.is_absolute() or any(p in ("", ".", "..") for p in parts)
-            or any(c in _FORBIDDEN for c in relative) or (len(parts[0]) > 1 and parts[0][1] == ":")
-            or (not hidden_ok and any(p.startswith(".") for p in parts))):
-        raise VaultsyncError(f"refused to write {relative!r}: not a plain path inside the vault")
+    parts = check_relative(relative, hidden_ok=hidden_ok)
     if folders is None:
         root = Path(vault).resolve()
         target = (root / Path(*parts)).resolve()

@@ -107,8 +107,8 @@ def build_canvas(model: VaultModel, paper_ids: Sequence[str] | None, title: str,
                  note: str | None, options: CanvasOptions = CanvasOptions()) -> dict[str, Any]:
     """The canvas as data: ``{"nodes": [...], "edges": [...]}`` (groups first: z-order)."""
     scope = set(paper_ids) if paper_ids is not None else {p.id for p in model.papers}
-    concepts = {c.name: c for c in model.concepts}
-    papers_of = {c.name: [p for p in c.papers if p in scope] for c in model.concepts}
+    concepts = _concepts_by_name(model)
+    papers_of = _papers_of(model, concepts, None if paper_ids is None else scope)
     ranked = sorted((n for n, ps in papers_of.items() if ps),
                     key=lambda n: (-len(papers_of[n]), n.casefold(), n))
     shown = ranked[: options.max_concepts]
@@ -132,6 +132,30 @@ def build_canvas(model: VaultModel, paper_ids: Sequence[str] | None, title: str,
     edges = _broader_edges(shown, concepts, placed) + _cooccurrence_edges(shown, papers_of, concepts,
                                                                           placed, options)
     return {"nodes": nodes, "edges": edges}
+
+
+def _concepts_by_name(model: VaultModel) -> dict[str, Concept]:
+    """Name -> concept, worked out once per model (every map asks)."""
+    cached = model.__dict__.get("_canvas_concepts")
+    if cached is None:
+        cached = {c.name: c for c in model.concepts}
+        object.__setattr__(model, "_canvas_concepts", cached)
+    return cached
+
+
+def _papers_of(model: VaultModel, concepts: dict[str, Concept], scope: set[str] | None) -> dict[str, list[str]]:
+    """Concept name -> the papers (of ``scope``, or all) that list it, in the model's order;
+    concepts no paper of ``scope`` lists are left out. From the papers' side: a collection's
+    map looks at its own papers, not at every concept."""
+    if scope is None:
+        return {c.name: list(c.papers) for c in model.concepts if c.papers}
+    papers_of: dict[str, list[str]] = {}
+    for paper in model.papers:
+        if paper.id in scope:
+            for name in paper.concepts:
+                if name in concepts:
+                    papers_of.setdefault(name, []).append(paper.id)
+    return papers_of
 
 
 def _box(name: str, count: int, largest: int) -> _Box:

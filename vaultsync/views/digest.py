@@ -117,6 +117,8 @@ def digest_entries(vault: Path, report: SyncReport, seen: set[str] | None) -> li
     changes = [(p, False) for p in report.created]
     changes += [(p, True) for p in report.updated]
     for rel, updated in changes:
+        if updated and (seen is None or note_head(str(vault / rel)).get("vaultsync_id") in seen):
+            continue  # an update, not news: decided from the note's first lines
         meta = _paper_meta(vault / rel)
         if meta is None or (updated and (seen is None or meta.get("vaultsync_id") in seen)):
             continue
