@@ -106,3 +106,31 @@ def test_no_preview_before_the_corpus_is_linked(corpus, monkeypatch):
     with Exporter(seeds, tmp / "vault", get_plugin_manager(), ExportOptions()) as exporter:
         assert exporter.preview([FIRST]) is None
         assert not (tmp / "vault" / "Papers").exists()
+
+
+def test_a_round_is_put_off_when_more_files_change_and_reported_once_done(tmp_path, monkeypatch):
+    """While a round's full run has not begun writing, a newer change puts it off: the files'
+    notes were previewed already, and the redone round reports each file's papers once."""
+    from vaultsync.watch import Watcher, WatchOptions
+
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+    seeds, vault = tmp_path / "seeds", tmp_path / "vault"
+    seeds.mkdir()
+    shutil.copy(ROOT / "seeds" / FIRST, seeds / FIRST)
+    said: list[str] = []
+    with Exporter(seeds, vault, get_plugin_manager(), ExportOptions()) as exporter:
+        watcher = Watcher(exporter, WatchOptions(say=said.append, warn=said.append))
+        watcher.catch_up()
+        head, *rest = paragraphs(SECOND)
+        (seeds / "a.txt").write_text("\n\n".join([head, *rest[:3]]), "utf-8")
+        watcher._queue = ["another file changed meanwhile"]  # what the observer's queue holds
+        assert watcher._run({"a.txt"}) is None  # put off before writing ...
+        previewed = {p.name for p in (vault / "Papers").glob("*.md")}
+        assert not any("a.txt" in line for line in said)
+        (seeds / "b.txt").write_text("\n\n".join([head, *rest[3:5]]), "utf-8")
+        watcher._queue = []
+        report = watcher._run({"a.txt", "b.txt"})  # ... and redone with the newer file
+    assert report is not None and watcher.runs == 2
+    assert len(previewed) == len(paragraphs(FIRST)) - 1 + 3  # a.txt's notes were written at once
+    assert [line.split(" · ")[0] for line in said if "from" in line] == [
+        f"+3 papers from {seeds / 'a.txt'}", f"+2 papers from {seeds / 'b.txt'}"]

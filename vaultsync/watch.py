@@ -54,6 +54,15 @@ class Stopped(Exception):
     """Raised inside a run when a stop was asked before it began writing (nothing written)."""
 
 
+class Superseded(Exception):
+    """Raised inside a round's full run when more seed files changed before it began writing:
+    the round is redone with them (their notes are previewed at once instead of waiting)."""
+
+
+# a round put off this long is finished even if files keep changing (a slow, steady download)
+MAX_SUPERSEDED = 10.0  # s
+
+
 @dataclass
 class _Pending:
     last: float  # monotonic time of the latest hint
@@ -285,6 +294,9 @@ class Watcher:
     runs: int = 0
     _shown: set[str] = field(default_factory=set)
     _retry: set[str] = field(default_factory=set)
+    _before: dict[str, frozenset[str]] = field(default_factory=dict)  # a put-off round's seeds, before it
+    _put_off_since: float | None = None  # when the first round now put off began
+    _may_put_off: bool = False
 
     def __post_init__(self) -> None:
         self.exporter.options = replace(self.exporter.options, progress=self._progress)
@@ -362,7 +374,7 @@ class Watcher:
     # -- one run ------------------------------------------------------------------------------
     def _run(self, paths: set[str] | None) -> SyncReport | None:
         exporter = self.exporter
-        before = {r: _ids(exporter.seed(r)) for r in paths or ()}
+        before = {r: self._before[r] if r in self._before else _ids(exporter.seed(r)) for r in paths or ()}
         started = time.perf_counter()
         self._retry = set(paths or ())
         try:
@@ -370,7 +382,18 @@ class Watcher:
             preview = exporter.preview(paths) if paths else None
             if preview is not None:
                 log.debug("new papers' notes written in %.0f ms", (time.perf_counter() - started) * 1000)
-            report = exporter.run(changed=paths)  # its report includes what the preview wrote
+            self._may_put_off = paths is not None and (
+                self._put_off_since is None or time.monotonic() - self._put_off_since < MAX_SUPERSEDED)
+            try:
+                report = exporter.run(changed=paths)  # its report includes what the preview wrote
+            finally:
+                self._may_put_off = False
+        except Superseded:
+            log.debug("round put off: more seed files changed")
+            self._before = before
+            if self._put_off_since is None:
+                self._put_off_since = time.monotonic()
+            return None
         except Stopped:
             raise
         except VaultsyncError as error:
@@ -381,7 +404,7 @@ class Watcher:
             self._problem(f"could not process {', '.join(sorted(paths or ())) or 'the seeds'}: "
                           f"{type(error).__name__}: {error} (run with --verbose for the traceback)")
             return None
-        self._retry = set()
+        self._retry, self._before, self._put_off_since = set(), {}, None
         self.runs += 1
         log.debug("run %d: %d seed file(s) in %.0f ms", self.runs, len(paths or ()),
                   (time.perf_counter() - started) * 1000)
@@ -395,6 +418,8 @@ class Watcher:
         log.debug("stage: %s %s/%s", stage, done, total)
         if stage != "write" and self.stop.is_set():
             raise Stopped()
+        if stage in ("render", "write") and self._may_put_off and len(getattr(self, "_queue", ())):
+            raise Superseded()
 
     def _problem(self, line: str) -> None:
         self.options.warn(f"vaultsync: {line}")
