@@ -126,7 +126,8 @@ class Exporter:
         model = link_additions(self._model, list(new.values()), extracted, self.session.existing_names().values())
         files = [f for f in render(model, self.options.format, self.pm, {"config": self.options.config})
                  if f.vaultsync_id in new]
-        report = self.session.apply(files, partial=True)
+        report = self.session.apply(files, partial=True,
+                                    papers=[(a.id, a.seed, a.paragraph, a.text) for a in new.values()])
         self._previewed = _merged(self._previewed, report) if self._previewed else report
         return report
 

@@ -262,7 +262,8 @@ class VaultSession:
 
     # -- writing ----------------------------------------------------------------------------
     def apply(self, files: Iterable[OutputFile], *, seeds: Iterable[str] = (),
-              dry_run: bool = False, partial: bool = False) -> SyncReport:
+              dry_run: bool = False, partial: bool = False,
+              papers: Iterable[tuple[str, str, int, str]] = ()) -> SyncReport:
         """Bring the vault in line with ``files``; return what changed.
 
         Each file is merged into the note carrying its ``vaultsync_id`` (wherever it is) or
@@ -271,7 +272,8 @@ class VaultSession:
         marked ``status: removed``. A bad path or an unwritable file is reported in ``errors``
         and the other files are still written. ``dry_run`` writes nothing, not even the state.
         ``partial``: ``files`` are a few notes ahead of a full run (the watcher's preview of new
-        papers): nothing is marked removed and the papers of the seeds are not recorded.
+        papers): nothing is marked removed, and only ``papers`` (id, seed, paragraph, text) are
+        recorded -- so that an edit of one of them before the full run is matched to its note.
         """
         files = list(files)
         seeds = list(seeds)
@@ -285,7 +287,11 @@ class VaultSession:
                     run.mark_removed({f.vaultsync_id for f in files if f.vaultsync_id}, set(seeds))
                 if dry_run:
                     raise _DryRun  # roll the state back
-                run.save_state(seeds, None if partial else self._papers)
+                if partial:
+                    run.save_state(seeds, None)
+                    self.state.replace_papers((), [PaperRecord(i, s, p, normalise_text(t)) for i, s, p, t in papers])
+                else:
+                    run.save_state(seeds, self._papers)
         except _DryRun:
             pass
         return run.report(files, seeds)
