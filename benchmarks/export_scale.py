@@ -66,7 +66,7 @@ def write_floor(n_files: int, work: Path, fsync: bool = False) -> float:
 
 def run_export(seeds: Path, vault: Path, state: Path) -> tuple[float, float, int]:
     """(seconds, peak RSS in MB, exit status) of one `vaultsync export` process."""
-    env = {**os.environ, "VAULTSYNC_STATE_DIR": str(state)}
+    env = {**os.environ, "VAULTSYNC_STATE_DIR": str(state), "PYTHONPATH": str(ROOT)}  # this checkout's code
     cmd = [PYTHON, "-c", _PEAK, PYTHON, "-m", "vaultsync", "export", str(seeds), str(vault), "-q"]
     start = time.perf_counter()
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
