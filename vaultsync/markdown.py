@@ -17,8 +17,12 @@ What the written text guarantees (checked by tests and by vaultcheck):
 from __future__ import annotations
 
 import functools
+import multiprocessing
+import os
 import re
-from typing import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Iterator, Sequence
 
 from vaultsync.markdown_tokens import ENTITY, Token, scan, text_token
 
@@ -231,6 +235,41 @@ def remember_conversions(on: bool = True) -> None:
         _remembered = None
     elif _remembered is None:
         _remembered = {}
+
+
+@contextmanager
+def converted_ahead(items: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> Iterator[None]:
+    """Within the block, ``abstract_to_markdown`` answers for ``items`` (text, links) from a
+    table converted ahead by a process pool, when there are enough of them to pay for one
+    (the same rule as extraction; never with ``VAULTSYNC_SLOW_PATH=1``)."""
+    global _remembered
+    from .extract import POOL_THRESHOLD, SLOW_PATH_ENV  # lazy: start-up time
+
+    workers = min(os.cpu_count() or 1, 4)
+    if (len(items) < POOL_THRESHOLD or workers < 2 or os.environ.get(SLOW_PATH_ENV) == "1"
+            or "fork" not in multiprocessing.get_all_start_methods()):
+        yield
+        return
+    previous = _remembered
+    known = previous or {}
+    todo = list(dict.fromkeys(key for key in ((text, tuple(links)) for text, links in items) if key not in known))
+    if len(todo) < POOL_THRESHOLD:  # e.g. a watcher's round: most are remembered already
+        yield
+        return
+    table = dict(known)
+    chunks = [todo[i:i + 500] for i in range(0, len(todo), 500)]
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        for chunk, converted in zip(chunks, pool.map(_convert_chunk, chunks)):
+            table.update(zip(chunk, converted))
+    _remembered = table
+    try:
+        yield
+    finally:
+        _remembered = table if previous is not None else None
+
+
+def _convert_chunk(keys: Sequence[tuple[str, tuple]]) -> list[str]:
+    return [link_first_mentions(escape_markdown(latex_to_markdown(text)), links) for text, links in keys]
 
 
 def abstract_to_markdown(text: str, links: Sequence[tuple[str, str]] = ()) -> str:

@@ -137,11 +137,14 @@ class ObsidianFormat:
     description = "An Obsidian vault: paper, concept and collection notes with wiki-links (default)."
 
     def render(self, model: VaultModel, context: RenderContext) -> Iterable[OutputFile]:
+        from ..markdown import converted_ahead  # lazy: start-up time
+
         # a concept whose note the user wrote is linked to, never written
         subjects = [*model.papers, *(c for c in model.concepts if not c.user_note), *model.collections]
-        for subject in subjects:
-            rendered = context.render_note(subject, self.name, model) if context.render_note else None
-            yield rendered if rendered is not None else _render_builtin(subject, model)
+        with converted_ahead([(p.abstract.text, p.links) for p in model.papers]):  # both cores, when large
+            for subject in subjects:
+                rendered = context.render_note(subject, self.name, model) if context.render_note else None
+                yield rendered if rendered is not None else _render_builtin(subject, model)
         yield render_index(model)
         from ..views.canvas import render_canvases  # lazy: only the obsidian format draws maps
 
