@@ -49,11 +49,12 @@ class Exporter:
     """
 
     def __init__(self, seeds_dir: Path, vault_dir: Path, pm: pluggy.PluginManager,
-                 options: ExportOptions = ExportOptions()):
+                 options: ExportOptions = ExportOptions(), remember: bool = True):
         self.seeds_dir = Path(seeds_dir)
         self.vault_dir = Path(vault_dir)
         self.pm = pm
         self.options = options
+        self.remember = remember  # keep extractions in memory for the next run (False: free them)
         self.session = VaultSession(self.vault_dir, recreate_deleted=options.recreate_deleted)
         self._seeds: dict[str, CachedSeed] = {}
         self._extracted: dict[str, Extracted] = {}
@@ -169,6 +170,11 @@ class Exporter:
                 log.debug("nothing changed since the last run: seeds, vault, code and options are the same")
                 return previous
         read, extracted, model = self._read_extract_link()
+        # a problem with the input is an error (exit status 1) even though the run went on
+        problems = tuple(read.problems) + tuple(p for facts in extracted for p in facts.problems)
+        del extracted
+        if not self.remember:  # a one-shot export: what was extracted is in the model and the state
+            self._extracted.clear()
         self._step("render")
         files = render(model, self.options.format, self.pm, {"config": self.options.config})
         self._step("write")
@@ -177,8 +183,6 @@ class Exporter:
                                     dry_run=self.options.dry_run)
         if self._previewed is not None:  # one round: the notes the preview wrote count as this run's
             report, self._previewed = _merged(self._previewed, report), None
-        # a problem with the input is an error (exit status 1) even though the run went on
-        problems = tuple(read.problems) + tuple(p for facts in extracted for p in facts.problems)
         report = replace(report, papers=len(model.papers), concepts=len(model.concepts),
                          warnings=report.warnings + problems, errors=report.errors + tuple(read.failed),
                          seeds=tuple(seed.path for seed in read.seeds))
@@ -248,5 +252,5 @@ def _merged(first: SyncReport, then: SyncReport) -> SyncReport:
 def export(seeds_dir: Path, vault_dir: Path, pm: pluggy.PluginManager,
            options: ExportOptions = ExportOptions()) -> SyncReport:
     """Read every seed in ``seeds_dir`` and bring ``vault_dir`` up to date with it, once."""
-    with Exporter(seeds_dir, vault_dir, pm, options) as exporter:
+    with Exporter(seeds_dir, vault_dir, pm, options, remember=False) as exporter:
         return exporter.run()
