@@ -375,7 +375,8 @@ def _most_related(paper_id: str, keys: Sequence[str], papers_of: Mapping[str, Se
             for other in papers_of[key]:
                 scores[other] += w
     scores.pop(paper_id, None)
-    best = heapq.nsmallest(MAX_RELATED, scores.items(), key=lambda item: (-item[1], item[0]))
-    return tuple(other for other, score in best if score > 0)
+    # most shared rarity first, ties by id; plain tuples compare in C
+    best = heapq.nsmallest(MAX_RELATED, [(-score, other) for other, score in scores.items()])
+    return tuple(other for score, other in best if score < 0)
 
 
