@@ -11,6 +11,7 @@ as the user wrote it (comments and formatting included), in the user's order.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -78,6 +79,7 @@ def read_frontmatter(yaml_text: str | None) -> dict[str, Any]:
     return data
 
 
+@functools.lru_cache(maxsize=65_536)  # keys, tags, links: the same strings in every note
 def plain_is_safe(value: str) -> bool:
     """True when ``value`` written unquoted reads back as the same string in YAML 1.1 and 1.2."""
     if not _PLAIN_OK.fullmatch(value) or _CORE_NOT_STR.fullmatch(value):

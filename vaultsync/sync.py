@@ -324,6 +324,7 @@ class _Run:
         self.rescanned = False  # the vault was listed again during this sync
         self.folders: dict[str, Path] = {}  # real paths of the vault's folders, for this sync
         self.targets: dict[str, Path] = {}  # ... and of its notes
+        self.conflicts_dir: bool | None = None  # .vaultsync/conflicts exists (None: not looked yet)
         # notes are written together by ``commit`` (one disk flush), unless the slow path is forced
         self.batch = None if os.environ.get("VAULTSYNC_SLOW_PATH") == "1" else WriteBatch()
         self.pending: list[tuple] = []
@@ -392,7 +393,7 @@ class _Run:
                       and (rec is None or rec.content_sha != _sha(old_bytes)))
             if edited:
                 return self._conflict(f, rel, "it was changed since vaultsync wrote it", f.body)
-            return self._finish(f, key, rel, target, sig, old_bytes, f.body, None, ())
+            return self._finish(f, key, rel, target, sig, old_bytes, f.body, None, (), inp)
         try:
             existing = old_bytes.decode("utf-8") if old_bytes is not None else None
         except UnicodeDecodeError as exc:
@@ -418,9 +419,9 @@ class _Run:
         if result.conflict:
             return self._conflict(f, rel, result.conflict, result.proposed)
         self._finish(f, key, rel, target, sig, old_bytes, result.text, result.region_sha,
-                     tuple(fm or ()))
+                     tuple(fm or ()), inp)
 
-    def _finish(self, f, key, rel, target, sig, old_bytes, text, region_sha, owned) -> None:
+    def _finish(self, f, key, rel, target, sig, old_bytes, text, region_sha, owned, inp) -> None:
         data = text.encode("utf-8")
         if data == old_bytes:
             self.unchanged += 1
@@ -429,23 +430,23 @@ class _Run:
             return
         elif self.batch is not None:
             self.batch.stage(target, data, expect=sig)
-            self.pending.append((f, key, rel, target, data, region_sha, owned, old_bytes is not None))
+            self.pending.append((f, key, rel, target, data, region_sha, owned, inp, old_bytes is not None))
             return
         else:
             write_bytes_atomically(target, data, expect=sig)
-            self._written(f, key, rel, target, data, region_sha, owned, old_bytes is not None)
+            self._written(f, key, rel, target, data, region_sha, owned, inp, old_bytes is not None)
             return
         if self.dry_run:
             return
-        self._record(f, key, rel, target, data, region_sha, owned)
+        self._record(f, key, rel, target, data, region_sha, owned, inp)
 
-    def _written(self, f, key, rel, target, data, region_sha, owned, existed: bool) -> None:
+    def _written(self, f, key, rel, target, data, region_sha, owned, inp, existed: bool) -> None:
         (self.updated if existed else self.created).append(rel)
         self._drop_conflict_copy(rel)
-        self._record(f, key, rel, target, data, region_sha, owned)
+        self._record(f, key, rel, target, data, region_sha, owned, inp)
 
-    def _record(self, f, key, rel, target, data, region_sha, owned) -> None:
-        self.s.state.put_note(NoteRecord(key, rel, f.kind, _sha(data), region_sha, _input_sha(f),
+    def _record(self, f, key, rel, target, data, region_sha, owned, inp) -> None:
+        self.s.state.put_note(NoteRecord(key, rel, f.kind, _sha(data), region_sha, inp,
                                          owned, file_signature(target)))
         if f.vaultsync_id:
             self.s._index[f.vaultsync_id] = (rel, f.kind)
@@ -472,11 +473,16 @@ class _Run:
             data = proposed.encode("utf-8")
             if not target.exists() or target.read_bytes() != data:
                 write_bytes_atomically(target, data)
+                self.conflicts_dir = True
         verb = "would be" if self.dry_run else "is"
         where = f"; vaultsync's version {verb} in {copy}" if proposed is not None else ""
         self.conflicts.append(f"{rel}: not updated: {reason}{where}")
 
     def _drop_conflict_copy(self, rel: str) -> None:
+        if self.conflicts_dir is None:  # looked once per sync: most vaults have none
+            self.conflicts_dir = os.path.isdir(os.path.join(self.s.root, CONFLICTS_DIR))
+        if not self.conflicts_dir:
+            return
         copy = self.s.root / CONFLICTS_DIR / rel
         if copy.is_file() and not copy.is_symlink():
             copy.unlink()

@@ -22,6 +22,9 @@ class NoteChangedError(VaultsyncError):
     """The note changed on disk between reading it and replacing it (the user saved it)."""
 
 
+_inside: dict[Path, set[Path]] = {}  # vault root -> real folders known to be inside it
+
+
 def check_relative(relative: str, *, hidden_ok: bool = False) -> list[str]:
     """The parts of ``relative`` if it is a plain relative POSIX path that stays inside the vault
     on paper (no ``..``, ``.``, empty, absolute, drive or -- unless ``hidden_ok`` -- dot-named
@@ -57,6 +60,11 @@ def resolve_vault_path(vault: str | os.PathLike, relative: str, *, hidden_ok: bo
         target = real_folder / parts[-1]
         if os.path.islink(target):
             target = target.resolve()
+        elif real_folder == root or real_folder in _inside.get(root, ()):
+            return target  # a plain name in a folder already found inside the vault
+        elif real_folder.is_relative_to(root):
+            _inside.setdefault(root, set()).add(real_folder)
+            return target
     if target == root or not target.is_relative_to(root):
         raise VaultsyncError(
             f"refused to write {relative!r}: it leads outside the vault (through a symlink?)")
