@@ -76,6 +76,32 @@ def test_a_changed_seed_extracts_only_its_new_abstracts(setup):
     assert counter.calls == first.papers + 1 and again.papers == first.papers + 1
 
 
+def test_abstracts_are_converted_to_markdown_once_across_runs(setup, monkeypatch):
+    from vaultsync import markdown
+
+    seeds, vault, pm, _ = setup
+    converted = []
+    real = markdown.latex_to_markdown
+    monkeypatch.setattr(markdown, "latex_to_markdown", lambda text: converted.append(text) or real(text))
+    first = export(seeds, vault, pm)
+    assert len(converted) == first.papers
+    before = {p.name: p.read_bytes() for p in (vault / "Papers").glob("*.md")}
+    text = (seeds / "a.txt").read_text(encoding="utf-8")
+    (seeds / "a.txt").write_text(text.rstrip() + "\n\nWe propose FrobNet, a graph neural network for protein "
+                                 "design that outperforms baselines on three benchmarks.\n", encoding="utf-8")
+    converted.clear()
+    again = export(seeds, vault, pm)
+    assert again.papers == first.papers + 1
+    assert 1 <= len(converted) < first.papers // 2  # the new one, and those whose links changed
+    # and a note converted from the cache is the note converted afresh
+    fresh = vault.parent / "fresh"
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(vault.parent / "state-fresh"))
+    export(seeds, fresh, pm)
+    assert {p.name: p.read_bytes() for p in (vault / "Papers").glob("*.md")} == \
+        {p.name: p.read_bytes() for p in (fresh / "Papers").glob("*.md")}
+    assert before.keys() < {p.name for p in (vault / "Papers").glob("*.md")}
+
+
 def test_other_options_are_not_served_from_the_last_run(setup):
     seeds, vault, pm, counter = setup
     export(seeds, vault, pm)

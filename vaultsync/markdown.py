@@ -238,6 +238,22 @@ def remember_conversions(on: bool = True) -> None:
 
 
 @contextmanager
+def conversions(table: dict[tuple[str, tuple], str]) -> Iterator[dict[tuple[str, tuple], str]]:
+    """Within the block, ``abstract_to_markdown`` answers from ``table`` ((text, links) ->
+    Markdown, e.g. loaded from the state) and adds what it converts to it. A process that
+    remembers conversions (``remember_conversions``) keeps them afterwards."""
+    global _remembered
+    previous = _remembered
+    if previous:
+        table.update((key, markdown) for key, markdown in previous.items() if key not in table)
+    _remembered = table
+    try:
+        yield table
+    finally:
+        _remembered = previous if previous is None else table
+
+
+@contextmanager
 def converted_ahead(items: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> Iterator[None]:
     """Within the block, ``abstract_to_markdown`` answers for ``items`` (text, links) from a
     table converted ahead by a process pool, when there are enough of them to pay for one
@@ -251,12 +267,11 @@ def converted_ahead(items: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> I
         yield
         return
     previous = _remembered
-    known = previous or {}
-    todo = list(dict.fromkeys(key for key in ((text, tuple(links)) for text, links in items) if key not in known))
+    table = previous if previous is not None else {}  # filled in place: a caller may hold it
+    todo = list(dict.fromkeys(key for key in ((text, tuple(links)) for text, links in items) if key not in table))
     if len(todo) < POOL_THRESHOLD:  # e.g. a watcher's round: most are remembered already
         yield
         return
-    table = dict(known)
     chunks = [todo[i:i + 500] for i in range(0, len(todo), 500)]
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
         for chunk, converted in zip(chunks, pool.map(_convert_chunk, chunks)):
@@ -265,7 +280,7 @@ def converted_ahead(items: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> I
     try:
         yield
     finally:
-        _remembered = table if previous is not None else None
+        _remembered = previous
 
 
 def _convert_chunk(keys: Sequence[tuple[str, tuple]]) -> list[str]:

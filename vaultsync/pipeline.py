@@ -21,8 +21,8 @@ from .plugins import call_safely
 from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_signature
 from .records import Abstract, ExtractContext, Seed, SyncReport, VaultModel, frozen_mapping
 from .render import render
-from .run_cache import (code_signature, extraction_fingerprint, last_run, load_extractions, remember_run,
-                        run_fingerprint, save_extractions)
+from .run_cache import (code_signature, conversion_key, extraction_fingerprint, last_run, load_conversions,
+                        load_extractions, remember_run, run_fingerprint, save_conversions, save_extractions)
 from .sync import VaultSession
 from .teaching import taught_concepts, user_concept_notes
 
@@ -176,7 +176,7 @@ class Exporter:
         if not self.remember:  # a one-shot export: what was extracted is in the model and the state
             self._extracted.clear()
         self._step("render")
-        files = render(model, self.options.format, self.pm, {"config": self.options.config})
+        files = self._render(model)
         self._step("write")
         gone = {p.seed for p in state.papers()} - set(self._seeds)
         report = self.session.apply(files, seeds=[seed.path for seed in read.seeds] + sorted(gone),
@@ -192,6 +192,20 @@ class Exporter:
             report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures))
             remember_run(state, run_fingerprint(self._code, self.seeds_dir, self.vault_dir, run_options), report)
         return report
+
+    def _render(self, model: VaultModel) -> list:
+        """Every note of ``model`` in the chosen format; abstracts' Markdown comes from the state's
+        cache when the same text with the same links was converted before (by the same code)."""
+        from .markdown import conversions  # lazy: start-up time
+
+        state = self.session.state
+        wanted = {conversion_key(p.abstract.text, p.links): (p.abstract.text, tuple(p.links)) for p in model.papers}
+        known = load_conversions(state, self._code, wanted)
+        with conversions(dict(known)) as table:
+            files = render(model, self.options.format, self.pm, {"config": self.options.config})
+        if not self.options.dry_run:
+            save_conversions(state, self._code, wanted, table, known)
+        return files
 
     def warm(self) -> None:
         """Get ready to ``preview`` the next new seed file quickly (the watcher calls it when a

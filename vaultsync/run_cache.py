@@ -127,3 +127,23 @@ def remember_run(state: State, fingerprint: str, report: SyncReport) -> None:
         "conflicts": list(report.conflicts), "warnings": list(report.warnings), "errors": list(report.errors),
         "seeds": list(report.seeds)}}
     state.put_blob(_LAST_RUN, json.dumps(record, ensure_ascii=False).encode("utf-8"))
+
+
+def conversion_key(text: str, links) -> str:
+    """The key of an abstract's Markdown: its text and inline links (separators no text holds)."""
+    joined = "\x00".join([text, *("\x1f".join(pair) for pair in links)])
+    return hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def load_conversions(state: State, code: str, wanted: Mapping[str, Any]) -> dict[Any, str]:
+    """``wanted`` (hash -> (text, links)) -> the Markdown earlier runs converted, by (text, links)."""
+    stored = state.conversions(_digest("convert", code))
+    return {wanted[key]: markdown for key, markdown in stored.items() if key in wanted}
+
+
+def save_conversions(state: State, code: str, wanted: Mapping[str, Any], table: Mapping[Any, str],
+                     known: Mapping[Any, str]) -> None:
+    """Store the conversions in ``table`` that were not ``known`` before; forget unwanted ones."""
+    new = [(key, table[item]) for key, item in wanted.items() if item in table and item not in known]
+    with state.transaction():
+        state.put_conversions(_digest("convert", code), new, keep=wanted)

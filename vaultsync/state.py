@@ -40,6 +40,9 @@ CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, value BLOB);
 CREATE TABLE IF NOT EXISTS extractions (   -- what the extractors found in an abstract, pickled
     id TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, data BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS conversions (   -- an abstract's Markdown, by hash of (text, links)
+    key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, markdown TEXT NOT NULL
+);
 """
 
 
@@ -180,6 +183,21 @@ class State:
                          (fingerprint,))
         self._db.executemany("INSERT OR REPLACE INTO extractions VALUES (?, ?, ?)",
                              [(i, fingerprint, data) for i, data in items])
+
+    def conversions(self, fingerprint: str) -> dict[str, str]:
+        """Every abstract's Markdown cached under ``fingerprint`` (the code that converts it)."""
+        rows = self._db.execute("SELECT key, markdown FROM conversions WHERE fingerprint = ?", (fingerprint,))
+        return dict(rows)
+
+    def put_conversions(self, fingerprint: str, items: Iterable[tuple[str, str]], keep: Iterable[str]) -> None:
+        """Store new conversions; forget those not in ``keep`` or of another fingerprint."""
+        self._db.execute("CREATE TEMP TABLE IF NOT EXISTS live_conversions (key TEXT PRIMARY KEY)")
+        self._db.execute("DELETE FROM live_conversions")
+        self._db.executemany("INSERT OR IGNORE INTO live_conversions VALUES (?)", [(k,) for k in keep])
+        self._db.execute("DELETE FROM conversions WHERE fingerprint != ? OR key NOT IN "
+                         "(SELECT key FROM live_conversions)", (fingerprint,))
+        self._db.executemany("INSERT OR REPLACE INTO conversions VALUES (?, ?, ?)",
+                             [(k, fingerprint, markdown) for k, markdown in items])
 
     # free-form cache for other stages (e.g. extraction results) ---------------------------
     def get_blob(self, key: str) -> bytes | None:
