@@ -62,6 +62,7 @@ class Exporter:
         self._code: str | None = None  # the stat signature of vaultsync's and the plugins' code
         self._model: VaultModel | None = None  # what the last full run linked
         self._primed = False  # the extractors have run in this process
+        self._remembering = False  # this exporter keeps abstracts' Markdown in memory
         self._previewed: SyncReport | None = None  # what previews wrote since the last run
 
     def __enter__(self) -> "Exporter":
@@ -69,6 +70,10 @@ class Exporter:
         return self
 
     def __exit__(self, *exc) -> None:
+        if self._remembering:
+            from .markdown import remember_conversions
+
+            remember_conversions(False)
         self.session.__exit__(*exc)
 
     def _step(self, stage: str, done: int | None = None, total: int | None = None) -> None:
@@ -220,7 +225,8 @@ class Exporter:
         prepare_additions(self._model)
         from .markdown import remember_conversions  # lazy: start-up time
 
-        remember_conversions()  # the next rounds render the same abstracts again
+        remember_conversions()  # the next rounds render the same abstracts again (until __exit__)
+        self._remembering = True
         if not self._primed and self._model.papers:
             # extractors load their data (the vocabulary) on first use: not at the first new file
             context = ExtractContext(vault=str(self.vault_dir.resolve()), config=self.options.config,
