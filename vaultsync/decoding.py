@@ -30,12 +30,16 @@ class DecodedText:
     problems: list[str] = field(default_factory=list)
 
 
+_CONTROLS = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
+
+
 def _looks_binary(head: bytes) -> bool:
     if not head:
         return False
     if head.count(b"\x00") > len(head) // 16:
         return True
-    controls = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13, 27))
+    # control bytes other than tab, newline, form feed, CR and ESC, counted in C
+    controls = len(head) - len(head.translate(None, _CONTROLS))
     return controls > len(head) // 10
 
 
