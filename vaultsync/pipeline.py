@@ -115,9 +115,9 @@ class Exporter:
             self._seeds.pop(relative, None)
         read = read_seeds(self.seeds_dir, self.pm, only=[r for r in changed if (self.seeds_dir / r).is_file()],
                           cache=self._seeds)
-        after = {seed.path: seed for seed in read.seeds}
+        now = {seed.path: {a.id for a in seed.abstracts} for seed in read.seeds}
         for relative, seed in before.items():
-            if seed is not None and not {a.id for a in seed.abstracts} <= {a.id for a in getattr(after.get(relative), "abstracts", ())}:
+            if seed is not None and not {a.id for a in seed.abstracts} <= now.get(relative, set()):
                 return None  # an abstract was edited, moved or removed
         known = {p.id for p in self._model.papers} | self.session.deleted_ids()
         new: dict[str, Abstract] = {}
