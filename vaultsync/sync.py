@@ -430,23 +430,24 @@ class _Run:
             return
         elif self.batch is not None:
             self.batch.stage(target, data, expect=sig)
-            self.pending.append((f, key, rel, target, data, region_sha, owned, inp, old_bytes is not None))
+            # the bytes are on disk (a temp file) now: keep their hash, not them, until the rename
+            self.pending.append((f, key, rel, target, _sha(data), region_sha, owned, inp, old_bytes is not None))
             return
         else:
             write_bytes_atomically(target, data, expect=sig)
-            self._written(f, key, rel, target, data, region_sha, owned, inp, old_bytes is not None)
+            self._written(f, key, rel, target, _sha(data), region_sha, owned, inp, old_bytes is not None)
             return
         if self.dry_run:
             return
-        self._record(f, key, rel, target, data, region_sha, owned, inp)
+        self._record(f, key, rel, target, _sha(data), region_sha, owned, inp)
 
-    def _written(self, f, key, rel, target, data, region_sha, owned, inp, existed: bool) -> None:
+    def _written(self, f, key, rel, target, content_sha, region_sha, owned, inp, existed: bool) -> None:
         (self.updated if existed else self.created).append(rel)
         self._drop_conflict_copy(rel)
-        self._record(f, key, rel, target, data, region_sha, owned, inp)
+        self._record(f, key, rel, target, content_sha, region_sha, owned, inp)
 
-    def _record(self, f, key, rel, target, data, region_sha, owned, inp) -> None:
-        self.s.state.put_note(NoteRecord(key, rel, f.kind, _sha(data), region_sha, inp,
+    def _record(self, f, key, rel, target, content_sha, region_sha, owned, inp) -> None:
+        self.s.state.put_note(NoteRecord(key, rel, f.kind, content_sha, region_sha, inp,
                                          owned, file_signature(target)))
         if f.vaultsync_id:
             self.s._index[f.vaultsync_id] = (rel, f.kind)
