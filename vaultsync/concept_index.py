@@ -63,6 +63,7 @@ class Cluster:
     papers: dict[str, float] = field(default_factory=dict)  # paper id -> salience
     surfaces: dict[str, dict[str, None]] = field(default_factory=dict)  # paper id -> spellings
     broader: dict[str, None] = field(default_factory=dict)
+    spellings_seen: int = 0  # mentions counted in ``names`` (the name is cached until it grows)
 
     @property
     def name(self) -> str:
@@ -71,11 +72,16 @@ class Cluster:
         # the most common well-formed long form, Title Case as the field writes it; cached for
         # as long as the spellings seen stay the same
         cached = self.__dict__.get("_name")
-        if cached is None or cached[0] != len(self.names) or cached[1] != sum(self.names.values()):
+        if cached is None or cached[0] != self.spellings_seen:
             best = max(self.names.items(), key=lambda item: (item[1], _well_formed(item[0]),
                                                              _field_number(item[0]), -len(item[0])))[0]
-            cached = self.__dict__["_name"] = (len(self.names), sum(self.names.values()), title_case(best))
-        return cached[2]
+            cached = self.__dict__["_name"] = (self.spellings_seen, title_case(best))
+        return cached[1]
+
+    def saw(self, spelling: str) -> None:
+        """One more mention written ``spelling``."""
+        self.names[spelling] += 1
+        self.spellings_seen += 1
 
 
 @dataclass(frozen=True)
@@ -199,7 +205,7 @@ class ConceptIndex:
             if mention.canonical and not cluster.canonical:
                 cluster.canonical = mention.name
             if mention.kind != "vocabulary" or not cluster.names:
-                cluster.names[mention.name] += 1
+                cluster.saw(mention.name)
             for alias in mention.aliases:
                 cluster.aliases.setdefault(alias, None)
             for name in mention.broader:
@@ -268,5 +274,5 @@ class ConceptIndex:
         cluster = self.clusters.get(key)
         if cluster is None:
             cluster = self.clusters[key] = Cluster(key, canonical=name)
-            cluster.names[name] += 1
+            cluster.saw(name)
         return cluster
