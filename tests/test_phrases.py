@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -118,6 +120,16 @@ def test_hook_reports_non_generic_phrases_with_exact_surfaces():
     assert set(gnn.surfaces) == {"Graph neural networks", "graph neural networks"}
     assert gnn.score > by_key["kv cache"].score  # seen twice, and earlier
     assert "extensive experiment" not in by_key and "performance" not in by_key
+
+
+def test_phrase_mentions_are_ordinary_concept_mentions():
+    # `phrase_mentions` builds them without the dataclass's __init__, for speed
+    mentions = phrase_mentions(ABSTRACT)
+    assert mentions
+    for mention in mentions:
+        built = ConceptMention(mention.name, "phrase", mention.surfaces, (), mention.score)
+        assert mention == built and hash(mention) == hash(built) and repr(mention) == repr(built)
+        assert pickle.dumps(mention) == pickle.dumps(built)  # same fields, in the same order
 
 
 def test_hook_can_be_switched_off():

@@ -70,6 +70,7 @@ _IRREGULAR = {
 IRREGULAR_PLURALS = {one: many for many, one in _IRREGULAR.items() if one != many}
 
 
+@lru_cache(maxsize=65_536)  # called per word of every key, tag and acronym: most words recur
 def singular(word: str) -> str:
     """The singular of one lower-case English word, by rule (good enough for a matching key)."""
     if word in _IRREGULAR:

@@ -127,7 +127,7 @@ def word_commonness(word: str) -> float:
 
 def _is_acronym(word: str) -> bool:
     # KV, LLMs, GPT-4, t-SNE: the field's own coinages are never everyday English.
-    return sum(c.isupper() for c in word) >= 2 or any(c.isdigit() for c in word)
+    return sum(map(str.isupper, word)) >= 2 or any(map(str.isdigit, word))
 
 
 @lru_cache(maxsize=200_000)

@@ -65,6 +65,8 @@ _PAREN_AFTER = re.compile(r" ?\(([^()]{3,120})\)")
 _LONG_THEN_ACRONYM = re.compile(rf"((?:[\w{_DASH}&'’]+ ){{0,9}}?[\w{_DASH}&'’]+) ?\(({_TOKEN})\)")
 _VERSION = re.compile(r" v?\d+(?:\.\d+)*[a-z]?(?=[,:;.)( ]|$)")
 _BOLD = re.compile(r"\*\*([^*]{2,60})\*\*")
+_NUMBER_AND_LETTER = re.compile(r"\d+[A-Za-z]")
+_DASHES = re.compile(f"[{_DASH}]")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 _ARTICLES_AND_SOFT = {"a", "an", "the", "novel", "new", "simple", "first", "unified", "general"}
@@ -100,9 +102,9 @@ def coined_strength(token: str) -> int:
     """2 for a clearly coined name (``OptMaster``, ``PRISM``, ``X-Dub``, ``Llama3``), 1 for a
     plain capitalised word that may be one (``Grouter``), 0 for an ordinary word or modifier."""
     token = token.strip("*_")
-    if len(token) < 2 or token.casefold() in _NOT_NAMES or re.fullmatch(r"\d+[A-Za-z]", token):
+    if len(token) < 2 or token.casefold() in _NOT_NAMES or _NUMBER_AND_LETTER.fullmatch(token):
         return 0  # 3D, 4K
-    last = re.split(f"[{_DASH}]", token)[-1]
+    last = _DASHES.split(token)[-1]
     if last != token and last.isalpha() and last.islower():
         return 0  # LLM-based, GNN-guided: an adjective
     letters = [c for c in token if c.isalpha()]
@@ -551,7 +553,9 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
     low = plain.lower()
     low = " " + (low if len(low) == len(plain) else plain.translate(_ASCII_LOWER))
     bounds = sentence_bounds(plain)
-    candidates = [*_candidates(plain, low, bounds), *_hint_candidates(plain, extraction)]
+    # The extractors' hints rank last (4) and are never an extended name (rank 0-1): they count
+    # only when the text itself names nothing, so they are looked for only then.
+    candidates = [*_candidates(plain, low, bounds)] or [*_hint_candidates(plain, extraction)]
     if not candidates:
         title, gist = contribution_title(plain, low, bounds)
         return PaperName(title=title, name=None, aliases=_aliases("", None, [], extraction), gist=gist)

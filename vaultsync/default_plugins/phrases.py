@@ -177,13 +177,13 @@ _MASK = re.compile(
     r"|\\[A-Za-z]+\*?|</?[A-Za-z][^<>]{0,40}>",  # LaTeX commands, HTML tags
     re.DOTALL,
 )
-# A word (letters/digits, with inner hyphens, dots, slashes or pluses: GPT-4, v1.5, TCP/IP, C++),
-# and a run of words separated by whitespace only: anything else (punctuation, emphasis, masked
-# text) cuts phrases.
+# A word (letters/digits, with inner hyphens, dots, slashes or pluses: GPT-4, v1.5, TCP/IP, C++).
+# Phrases are cut out of runs of words separated by whitespace only: anything else (punctuation,
+# emphasis, masked text, or no space at all, as in `a_b`) cuts phrases.
 # (Written as runs of word characters joined by single joiners: the same words as the per-character
 # form `[^\W_](?:[^\W_]|<joiner>(?=[^\W_]))*\+*`, which the regex engine matches about twice as slowly.)
-_WORD = r"[^\W_]+(?:[-.+/\u2010\u2011][^\W_]+)*\+*"
-_RUN = re.compile(rf"{_WORD}(?:\s+{_WORD})*")
+_WORD = re.compile(r"[^\W_]+(?:[-.+/\u2010\u2011][^\W_]+)*\+*")
+_TOKEN = re.compile(r"\S+")  # what `str.split()` splits a text into (both use `str.isspace`)
 _NUMBERISH = re.compile(r"^[\d.,/+\-]+(?:st|nd|rd|th|s|k|m|b|x)?$")
 _DOMAIN = re.compile(r"\.(?:com|org|net|io|edu|ai|gov|html?|pdf)(?:/|$)")
 
@@ -192,7 +192,13 @@ _BOUNDARY, _PARTICIPLE, _ADJECTIVE, _FILLER, _PLURAL, _LOWER, _BARE, _TO = 1, 2,
 _TRAILING = _PARTICIPLE | _ADJECTIVE
 _DROPPED_ALONE = _FILLER | _TRAILING  # a one-word piece with one of these is no phrase
 _CUTS = _PARTICIPLE | _PLURAL  # a run with neither is one piece
-_FLAGS: dict[str, int] = {}
+
+# A text is read token by token (``str.split()``); each distinct token is described once, as the
+# words in it: ``(start, stop, flags)`` within the token. Punctuation and masked text in a token
+# become a ``_CUT``, a boundary that is no word, so the words around it are in different runs.
+_CUT = (0, 0, _BOUNDARY)
+_FLAGS: dict[str, tuple[tuple[int, int, int], ...]] = {}  # token -> its description
+_Span = tuple[int, int]  # (start, stop) of a phrase in the text
 
 
 class Phrase(NamedTuple):
@@ -215,27 +221,55 @@ def _classify(word: str) -> int:
         or (lower.endswith("ly") and len(lower) > 4 and lower not in LY_NOUNS)
         or ("." in lower and _DOMAIN.search(lower))
     ):
-        flags = _BOUNDARY | (_TO if lower == "to" else 0)
-    else:
-        flags = 0
-        if len(lower) > 4 and lower.endswith("ed") and lower not in ED_NOUNS:
-            flags |= _PARTICIPLE
-        if lower in PLAIN_ADJECTIVES or (
-            lower.endswith(ADJECTIVE_SUFFIXES) and lower not in NOUN_SUFFIX_EXCEPTIONS
-        ):
-            flags |= _ADJECTIVE
-        if lower in LEADING_FILLERS:
-            flags |= _FILLER
-        if word.islower() and word.isalpha():
-            flags |= _LOWER
-            if lower.endswith("s") and len(lower) > 3 and singular(lower) != lower:
-                flags |= _PLURAL
-            elif not lower.endswith(NOUN_SUFFIXES) and not flags & _TRAILING:
-                flags |= _BARE  # a base-form verb after "to" ("to recover"), or a noun
-    if len(_FLAGS) > 200_000:
-        _FLAGS.clear()  # bound the memory an endless stream of new words can take
-    _FLAGS[word] = flags
+        return _BOUNDARY | (_TO if lower == "to" else 0)
+    flags = 0
+    if len(lower) > 4 and lower.endswith("ed") and lower not in ED_NOUNS:
+        flags |= _PARTICIPLE
+    if lower in PLAIN_ADJECTIVES or (
+        lower.endswith(ADJECTIVE_SUFFIXES) and lower not in NOUN_SUFFIX_EXCEPTIONS
+    ):
+        flags |= _ADJECTIVE
+    if lower in LEADING_FILLERS:
+        flags |= _FILLER
+    if word.islower() and word.isalpha():
+        flags |= _LOWER
+        if lower.endswith("s") and len(lower) > 3 and singular(lower) != lower:
+            flags |= _PLURAL
+        elif not lower.endswith(NOUN_SUFFIXES) and not flags & _TRAILING:
+            flags |= _BARE  # a base-form verb after "to" ("to recover"), or a noun
     return flags
+
+
+def _describe(token: str) -> tuple[tuple[int, int, int], ...]:
+    """The words of a whitespace-free ``token`` as ``(start, stop, flags)``, with a ``_CUT``
+    wherever something else than a word comes first, between words, or last (cached)."""
+    if token.isalnum():  # the usual case, told without the regex (`[^\W_]` is `str.isalnum`)
+        words = [(0, len(token))]
+    else:
+        words = [(m.start(), m.end()) for m in _WORD.finditer(token)]
+    if words == [(0, len(token))]:  # the token is one word
+        description = ((0, len(token), _classify(token)),)
+    else:
+        items = []
+        position = 0
+        for start, stop in words:
+            if start > position or items:  # two words never join without whitespace between
+                items.append(_CUT)
+            items.append((start, stop, _word_flags(token[start:stop])))
+            position = stop
+        if position < len(token) or not items:
+            items.append(_CUT)
+        description = tuple(items)
+    if len(_FLAGS) > 200_000:
+        _FLAGS.clear()  # bound the memory an endless stream of new tokens can take
+    _FLAGS[token] = description
+    return description
+
+
+def _word_flags(word: str) -> int:
+    """The flags of one word (a word is a token of its own, so its description is cached too)."""
+    description = _FLAGS.get(word) or _describe(word)
+    return description[0][2]
 
 
 def _mask(text: str) -> str:
@@ -244,7 +278,19 @@ def _mask(text: str) -> str:
     return text
 
 
-def _add(text: str, piece: list[tuple[int, int, int]], out: list["Phrase"]) -> None:
+def _token_starts(text: str, tokens: list[str]) -> list[int]:
+    """Where each of ``tokens`` (``text.split()``) starts in ``text``."""
+    starts = []
+    position = 0
+    for token in tokens:
+        starts.append(position)
+        position += len(token) + 1
+    if position - 1 == len(text):  # one whitespace character between tokens, none around them
+        return starts
+    return [m.start() for m in _TOKEN.finditer(text)]
+
+
+def _add(piece: list[tuple[int, int, int]], spans: list[_Span]) -> None:
     """Trim a piece to a noun phrase (no leading filler, no trailing participle/adjective) and keep it."""
     begin, end = 0, len(piece)
     while begin < end and piece[begin][2] & _FILLER:
@@ -256,44 +302,60 @@ def _add(text: str, piece: list[tuple[int, int, int]], out: list["Phrase"]) -> N
         while begin < end - 1 and piece[begin][2] & _FILLER:
             begin += 1
     if end > begin:
-        start, stop = piece[begin][0], piece[end - 1][1]
-        surface = text[start:stop]
-        key = concept_key(surface)
-        if key:
-            out.append(_new_phrase(Phrase, (surface, start, stop, key)))
+        spans.append((piece[begin][0], piece[end - 1][1]))
 
 
-def _add_run(text: str, run: list[tuple[int, int, int]], out: list["Phrase"]) -> None:
+def _add_run(run: list[tuple[int, int, int]], spans: list[_Span]) -> None:
     """Cut a run of content words where a participle follows a noun ("model trained on": a verb)."""
     if len(run) == 1:  # the usual case, inlined: `_add` of one word
         start, stop, flags = run[0]
         if not flags & _DROPPED_ALONE:
-            surface = text[start:stop]
-            key = concept_key(surface)
-            if key:
-                out.append(_new_phrase(Phrase, (surface, start, stop, key)))
+            spans.append((start, stop))
         return
     cuts = 0
     for item in run:
         cuts |= item[2]
     if not cuts & _CUTS:
-        _add(text, run, out)
+        _add(run, spans)
         return
     piece: list[tuple[int, int, int]] = []
     last = len(run) - 1
     for index, item in enumerate(run):
         if piece and item[2] & _PARTICIPLE and not piece[-1][2] & _TRAILING:
-            _add(text, piece, out)
+            _add(piece, spans)
             piece = []
             continue  # the verb itself belongs to no phrase
         piece.append(item)
         # A plural noun inside a lower-case run ends its phrase: "experts classification",
         # "nodes compete", "compounds occurring": what follows is a verb or a new phrase.
         if index < last and item[2] & _PLURAL and run[index + 1][2] & _LOWER:
-            _add(text, piece, out)
+            _add(piece, spans)
             piece = []
     if piece:
-        _add(text, piece, out)
+        _add(piece, spans)
+
+
+def _phrase_spans(text: str) -> list[_Span]:
+    """``(start, stop)`` of every candidate phrase in ``text``, in text order (see ``candidate_phrases``)."""
+    masked = _mask(text)
+    tokens = masked.split()
+    describe = _FLAGS.get
+    spans: list[_Span] = []
+    run: list[tuple[int, int, int]] = []  # the content words of the current run
+    after_to = False
+    for token, at in zip(tokens, _token_starts(masked, tokens)):
+        for start, stop, flags in describe(token) or _describe(token):
+            if flags & _BOUNDARY or (after_to and flags & _BARE):  # `to recover`: a verb
+                if run:
+                    _add_run(run, spans)
+                    run = []
+                after_to = flags & _TO
+            else:
+                run.append((at + start, at + stop, flags))
+                after_to = False
+    if run:
+        _add_run(run, spans)
+    return spans
 
 
 def candidate_phrases(text: str) -> list["Phrase"]:
@@ -303,31 +365,12 @@ def candidate_phrases(text: str) -> list["Phrase"]:
     adverbs, numbers and any punctuation; longer runs keep their last four words. Math
     (``$...$``), URLs, LaTeX commands, HTML tags and Markdown emphasis never enter a phrase.
     """
-    masked = _mask(text)
     phrases: list[Phrase] = []
-    flags_of = _FLAGS.get
-    for match in _RUN.finditer(masked):
-        offset = match.start()
-        segment = match.group()
-        run: list[tuple[int, int, int]] = []
-        position = 0
-        after_to = False
-        for word in segment.split():
-            position = segment.find(word, position)
-            flags = flags_of(word)
-            if flags is None:
-                flags = _classify(word)
-            if flags & _BOUNDARY or (after_to and not run and flags & _BARE):
-                if run:
-                    _add_run(text, run, phrases)
-                    run = []
-                after_to = flags & _TO
-            else:
-                run.append((offset + position, offset + position + len(word), flags))
-                after_to = False
-            position += len(word)
-        if run:
-            _add_run(text, run, phrases)
+    for start, stop in _phrase_spans(text):
+        surface = text[start:stop]
+        key = concept_key(surface)
+        if key:
+            phrases.append(_new_phrase(Phrase, (surface, start, stop, key)))
     return phrases
 
 
@@ -388,32 +431,68 @@ def rank_keyphrases(docs: list[str], k: int = 10) -> list[list[str]]:
 # The hook and promotion across papers
 
 
+# Per surface: its concept key, or "" when it is no mention (no key, or generic phrasing).
+_MENTION_KEYS: dict[str, str] = {}
+
+
+def _mention_key(surface: str) -> str:
+    key = concept_key(surface)
+    if key and is_generic(surface):
+        key = ""
+    if len(_MENTION_KEYS) > 200_000:
+        _MENTION_KEYS.clear()  # bound the memory an endless stream of new phrases can take
+    _MENTION_KEYS[surface] = key
+    return key
+
+
 def phrase_mentions(text: str) -> list[ConceptMention]:
     """One ``ConceptMention(kind="phrase")`` per non-generic candidate key in ``text``."""
     # One pass: per key, its spellings with their counts (in text order) and its first position;
     # the score is ``_salience``'s, computed the same way (keep the two in step).
     spellings: dict[str, dict[str, int]] = {}
     first: dict[str, int] = {}
-    for phrase in candidate_phrases(text):
-        if is_generic(phrase.text):
+    mention_key = _MENTION_KEYS.get
+    for start, stop in _phrase_spans(text):
+        surface = text[start:stop]
+        key = mention_key(surface)
+        if key is None:
+            key = _mention_key(surface)
+        if not key:
             continue
-        counts = spellings.get(phrase.key)
+        counts = spellings.get(key)
         if counts is None:
-            spellings[phrase.key] = {phrase.text: 1}
-            first[phrase.key] = phrase.start
+            spellings[key] = {surface: 1}
+            first[key] = start
         else:
-            counts[phrase.text] = counts.get(phrase.text, 0) + 1
+            counts[surface] = counts.get(surface, 0) + 1
     length = max(len(text), 1)
     mentions = []
     for key, counts in spellings.items():
         # The name is the spelling written most often (the first one on a tie, as
         # ``Counter.most_common`` picks it); surfaces keep text order.
-        name = next(iter(counts)) if len(counts) == 1 else max(counts, key=counts.get)
-        tf = float(sum(counts.values()))
+        if len(counts) == 1:
+            [(name, tf)] = counts.items()  # the usual case: one spelling
+        else:
+            name, tf = max(counts, key=counts.get), sum(counts.values())
         position = 1.0 + 1.0 / (1.0 + 5.0 * first[key] / length)
-        score = tf * position * (1.0 + 0.5 * min(key.count(" "), 2))
-        mentions.append(ConceptMention(name, "phrase", tuple(counts), (), round(score, 4)))
+        score = float(tf) * position * (1.0 + 0.5 * min(key.count(" "), 2))
+        mentions.append(_phrase_mention(name, tuple(counts), round(score, 4)))
     return mentions
+
+
+_new_object = object.__new__
+
+
+def _phrase_mention(name: str, surfaces: tuple[str, ...], score: float) -> ConceptMention:
+    """``ConceptMention(name, "phrase", surfaces, (), score)``, built without the frozen
+    dataclass's ``__init__`` (an ``object.__setattr__`` per field), which was a tenth of this
+    hook's time: an abstract reports some 25 phrases. The same fields in the same order make the
+    same object (tests/test_phrases.py compares it with the constructor's)."""
+    mention = _new_object(ConceptMention)
+    mention.__dict__.update(
+        name=name, kind="phrase", surfaces=surfaces, aliases=(), score=score, broader=(), canonical=False
+    )
+    return mention
 
 
 @hookimpl

@@ -244,6 +244,12 @@ class Vocabulary:
         self.entries = _merge(entries) if merge else tuple(entries)
         self._by_key: dict[str, VocabularyEntry] | None = None
         self._sensitive, self._insensitive = _build_automata(self.entries)
+        # The case-sensitive automaton holds only names with a non-ASCII character (`μP`), so a
+        # text with none of those characters needs no scan with it (almost every text).
+        sensitive_names = self._sensitive.keys() if self._sensitive is not None else ()
+        self._sensitive_chars = frozenset(c for name in sensitive_names for c in name if not c.isascii())
+        built = [a for a in (self._sensitive, self._insensitive) if a is not None]
+        self._longest = max((a.get_stats()["longest_word"] for a in built), default=0)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -275,6 +281,14 @@ class Vocabulary:
             return _with_extra_file(extra) if extra else cls.load()
         return _taught_vocabulary(_file_state(DATA_FILE), extra, taught)
 
+    def _may_hold_sensitive(self, folded: str) -> bool:
+        """Whether ``folded`` has a character without which no case-sensitive name occurs."""
+        return (
+            self._sensitive is not None
+            and not folded.isascii()
+            and any(c in folded for c in self._sensitive_chars)
+        )
+
     def match(self, text: str) -> list[VocabularyMatch]:
         """Every entry mentioned in ``text``, in text order, longest match first where they
         overlap; ``surface`` is the text exactly as written."""
@@ -303,7 +317,7 @@ class Vocabulary:
                     ):
                         continue  # inside a longer word
                     add((-length, start, index, short))
-        if self._sensitive is not None:
+        if self._may_hold_sensitive(folded):
             for last, (length, index, short) in self._sensitive.iter(folded):
                 start = last - length + 1
                 if (start and folded[start - 1].isalnum()) or (last + 1 < size and folded[last + 1].isalnum()):
@@ -329,6 +343,29 @@ class Vocabulary:
             return [VocabularyMatch(entries[i], text[s:e], s, e) for s, e, i, _ in kept]
         spans = [(offsets[s], offsets[e - 1] + 1, i) for s, e, i, _ in kept]
         return [VocabularyMatch(entries[i], text[s:e], s, e) for s, e, i in spans]
+
+    def may_match_across(self, text: str, joins: list[int]) -> bool:
+        """Whether ``match(text)`` may find a name running across one of the positions
+        ``joins`` (``start < join < end``). False only when no pattern occurs across any of
+        them at all, whatever its case or the words around it: ``match`` keeps no more than
+        that, so it need not run (``across_acronyms`` asks, and almost always hears no)."""
+        folded = text.translate(_FOLD)
+        lowered = folded.lower()
+        if "  " in folded or len(lowered) != len(folded):
+            return True  # `match` works on shifted offsets here: let it decide
+        sensitive = self._sensitive if self._may_hold_sensitive(folded) else None
+        for join in joins:
+            # a pattern across `join` lies within `_longest` characters of it on either side
+            low, high = max(0, join - self._longest), join + self._longest
+            if self._insensitive is not None:
+                for last, candidates in self._insensitive.iter(lowered, low, high):
+                    if last - candidates[0][0] + 1 < join <= last:  # candidates share the length
+                        return True
+            if sensitive is not None:
+                for last, (length, _, _) in sensitive.iter(folded, low, high):
+                    if last - length + 1 < join <= last:
+                        return True
+        return False
 
 
 def _blocked_mask(text: str, offsets: list[int] | None, size: int) -> bytearray:
@@ -529,15 +566,22 @@ def across_acronyms(vocabulary: Vocabulary, text: str) -> list[VocabularyMatch]:
     cuts = [m.span() for m in _INLINE_ACRONYM.finditer(text)]
     if not cuts:
         return []
-    kept, origin, previous = [], [], 0  # origin[i]: where character i of the cut text comes from
+    kept, joins, previous = [], [], 0  # joins: where the cut text closes over a parenthetical
     for start, end in cuts:
         kept.append(text[previous:start])
-        origin.extend(range(previous, start))
+        joins.append((joins[-1] if joins else 0) + start - previous)
         previous = end
     kept.append(text[previous:])
+    cut_text = "".join(kept)
+    if not vocabulary.may_match_across(cut_text, joins):
+        return []  # the usual case, found cheaply
+    origin, previous = [], 0  # origin[i]: where character i of the cut text comes from
+    for start, end in cuts:
+        origin.extend(range(previous, start))
+        previous = end
     origin.extend(range(previous, len(text)))
     found = []
-    for match in vocabulary.match("".join(kept)):
+    for match in vocabulary.match(cut_text):
         start, end = origin[match.start], origin[match.end - 1] + 1
         if end - start != match.end - match.start:  # it spans a parenthetical
             found.append(VocabularyMatch(match.entry, text[start:end], start, end))
