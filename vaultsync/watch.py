@@ -307,19 +307,14 @@ class Watcher:
         self.exporter.options = replace(self.exporter.options, progress=self._progress)
 
     def catch_up(self) -> SyncReport:
-        """One run over the whole seeds folder; prints its problems; raises ``Stopped``.
-
-        Then the corpus is linked in memory even if the run found nothing to do, so that the
-        first new seed file's notes appear as fast as the next ones (``Exporter.preview``)."""
-        report = self._run(None)
-        self._warm()
-        return report
+        """One run over the whole seeds folder; prints its problems; raises ``Stopped``."""
+        return self._run(None)
 
     def _warm(self) -> None:
         try:
             self.exporter.warm()
         except Stopped:
-            raise
+            return  # serve() sees the stop
         except Exception:  # only a missed shortcut: the next round links in full
             log.debug("could not link the corpus ahead of changes", exc_info=True)
 
@@ -345,6 +340,9 @@ class Watcher:
             self.start()
         next_rescan = time.monotonic() + self.options.interval
         try:
+            # the corpus linked in memory even if the catch-up found nothing to do, so that the
+            # first new seed file's notes appear as fast as the next ones (``Exporter.preview``)
+            self._warm()
             while not self.stop.is_set():
                 queue = self._queue
                 batch = queue.take(min(0.2, max(0.0, next_rescan - time.monotonic())))
