@@ -310,6 +310,11 @@ class Watcher:
         """One run over the whole seeds folder; prints its problems; raises ``Stopped``."""
         return self._run(None)
 
+    def prepare(self) -> None:
+        """Link the corpus in memory now (cheap when a run just did), so that the first new seed
+        file's notes appear as fast as the next ones (``Exporter.preview``)."""
+        self._warm()
+
     def _warm(self) -> None:
         try:
             self.exporter.warm()

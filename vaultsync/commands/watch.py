@@ -59,6 +59,7 @@ def watch_command(
                     if report.errors or report.warnings or problems:
                         raise typer.Exit(1)
                     return
+                watcher.prepare()  # ready for the first new file before saying so
                 say("caught up: " + summary_line(report, vault))
                 watcher.serve()
             except Stopped:
