@@ -322,7 +322,7 @@ class _Run:
         self.skipped = 0
         self.seen_keys: set[str] = set()
         self.rescanned = False  # the vault was listed again during this sync
-        self.folders: dict[str, Path] = {}  # real paths of the vault's folders, for this sync
+        self.folders: dict[str, tuple[Path, bool]] = {}  # the vault's folders: real path, inside?
         self.targets: dict[str, Path] = {}  # ... and of its notes
         self.conflicts_dir: bool | None = None  # .vaultsync/conflicts exists (None: not looked yet)
         # notes are written together by ``commit`` (one disk flush), unless the slow path is forced

@@ -313,9 +313,6 @@ class Watcher:
     def prepare(self) -> None:
         """Link the corpus in memory now (cheap when a run just did), so that the first new seed
         file's notes appear as fast as the next ones (``Exporter.preview``)."""
-        self._warm()
-
-    def _warm(self) -> None:
         try:
             self.exporter.warm()
         except Stopped:
@@ -347,7 +344,7 @@ class Watcher:
         try:
             # the corpus linked in memory even if the catch-up found nothing to do, so that the
             # first new seed file's notes appear as fast as the next ones (``Exporter.preview``)
-            self._warm()
+            self.prepare()
             while not self.stop.is_set():
                 queue = self._queue
                 batch = queue.take(min(0.2, max(0.0, next_rescan - time.monotonic())))
@@ -365,7 +362,7 @@ class Watcher:
                     if self._full_due and self._quiet():
                         try:
                             self._run(set(self._retry))
-                            self._warm()
+                            self.prepare()
                         except Stopped:
                             break
                     continue
@@ -379,7 +376,7 @@ class Watcher:
                 if paths:
                     try:
                         if self._run(paths, full=False) is not None and not self._full_due:
-                            self._warm()
+                            self.prepare()
                     except Stopped:
                         break
         finally:

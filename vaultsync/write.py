@@ -22,9 +22,6 @@ class NoteChangedError(VaultsyncError):
     """The note changed on disk between reading it and replacing it (the user saved it)."""
 
 
-_inside: dict[Path, set[Path]] = {}  # vault root -> real folders known to be inside it
-
-
 def check_relative(relative: str, *, hidden_ok: bool = False) -> list[str]:
     """The parts of ``relative`` if it is a plain relative POSIX path that stays inside the vault
     on paper (no ``..``, ``.``, empty, absolute, drive or -- unless ``hidden_ok`` -- dot-named
@@ -38,33 +35,35 @@ def check_relative(relative: str, *, hidden_ok: bool = False) -> list[str]:
 
 
 def resolve_vault_path(vault: str | os.PathLike, relative: str, *, hidden_ok: bool = False,
-                       folders: dict[str, Path] | None = None) -> Path:
+                       folders: dict[str, tuple[Path, bool]] | None = None) -> Path:
     """The real path of ``relative`` inside ``vault``, or ``VaultsyncError`` if it would escape.
 
     ``relative`` must be a relative POSIX path without ``..``, ``.``, empty or (unless
     ``hidden_ok``) dot-named parts. Symlinks on the way are resolved: one that leads outside the
     vault is refused; one inside it is written through (the returned path is the real file).
-    ``folders``, a dict kept for one sync, remembers each folder's real path, so thousands of
-    notes in `Papers/` resolve their folder once (the note itself is still checked each time).
+    ``folders``, a dict kept for one sync, remembers each folder's real path and whether it is
+    inside the vault, so thousands of notes in `Papers/` resolve their folder once (the note
+    itself is still checked for a symlink each time).
     """
     parts = check_relative(relative, hidden_ok=hidden_ok)
     if folders is None:
         root = Path(vault).resolve()
         target = (root / Path(*parts)).resolve()
     else:
-        root = folders.get("") or folders.setdefault("", Path(vault).resolve())
+        if "" not in folders:
+            folders[""] = (Path(vault).resolve(), True)
+        root = folders[""][0]
         folder = "/".join(parts[:-1])
-        real_folder = folders.get(folder)
-        if real_folder is None:
-            real_folder = folders[folder] = (root / Path(*parts[:-1])).resolve() if folder else root
+        known = folders.get(folder)
+        if known is None:
+            real = (root / Path(*parts[:-1])).resolve() if folder else root
+            known = folders[folder] = (real, real.is_relative_to(root))
+        real_folder, inside = known
         target = real_folder / parts[-1]
         if os.path.islink(target):
             target = target.resolve()
-        elif real_folder == root or real_folder in _inside.get(root, ()):
-            return target  # a plain name in a folder already found inside the vault
-        elif real_folder.is_relative_to(root):
-            _inside.setdefault(root, set()).add(real_folder)
-            return target
+        elif inside:
+            return target  # a plain name in a folder found inside the vault
     if target == root or not target.is_relative_to(root):
         raise VaultsyncError(
             f"refused to write {relative!r}: it leads outside the vault (through a symlink?)")
