@@ -107,3 +107,33 @@ def test_other_options_are_not_served_from_the_last_run(setup):
     export(seeds, vault, pm)
     report = export(seeds, vault, pm, ExportOptions(format="jsonl"))
     assert "papers.jsonl" in report.created
+
+
+class Odd:
+    """A plugin's own metadata value: marshal does not know it, so its record is pickled."""
+
+    def __eq__(self, other):
+        return type(other) is Odd
+
+
+def test_cached_extractions_round_trip_and_unreadable_ones_are_missed(tmp_path):
+    import pickle
+
+    from vaultsync.extract import Extracted
+    from vaultsync.records import ConceptMention, Extraction, PaperName, frozen_mapping
+    from vaultsync.run_cache import load_extractions, save_extractions
+    from vaultsync.state import State
+
+    mention = ConceptMention("Graph Neural Networks", "vocabulary", ("GNNs",), ("GNN",), 2.5, ("Deep Learning",), True)
+    plain = Extracted(Extraction((mention,), ("FrobNet",), frozen_mapping({"urls": ("https://x.org",)})),
+                      PaperName("FrobNet — graphs", "FrobNet", ("Frob Network",), "does graphs"), ("a problem",))
+    odd = Extracted(Extraction((mention,), (), frozen_mapping({"odd": Odd()})), PaperName("Odd"))
+    state = State(tmp_path / "vault", tmp_path / "state")
+    save_extractions(state, "fp", {"a": plain, "b": odd}, live=["a", "b", "c", "d"])
+    state.put_extractions("fp", [("c", pickle.dumps(plain)), ("d", b"M\x00garbage")], keep=["a", "b", "c", "d"])
+    found = load_extractions(state, "fp", ["a", "b", "c", "d"])
+    assert set(found) == {"a", "b"}  # an old plain pickle and a broken record: extracted again
+    assert found["a"] == plain and pickle.dumps(found["a"]) == pickle.dumps(plain)
+    assert found["b"] == odd
+    assert load_extractions(state, "another", ["a"]) == {}
+    state.close()
