@@ -74,6 +74,16 @@ def _cut_to_bytes(name: str, max_bytes: int) -> str:
     return cut
 
 
+# A name made of printable ASCII without any character the rules below change, and without an
+# edge they strip, is already safe: most names are, and linking 20,000 papers asks for ~100,000.
+_UNSAFE_ASCII = re.compile(r'[^ -~]|[*"\\/<>:|?#^\[\]]|%%|  |^[ .]|^- |[ .]$| -$')
+
+
+def _already_safe(text: object, max_bytes: int) -> bool:
+    return (type(text) is str and text.isascii() and 0 < len(text) <= max_bytes
+            and _UNSAFE_ASCII.search(text) is None and _WINDOWS_RESERVED.match(text) is None)
+
+
 def _make_not_reserved(name: str) -> str:
     return _WINDOWS_RESERVED.sub(r"\1_\2", name)
 
@@ -92,6 +102,8 @@ def safe_note_name(text: str, max_bytes: int = 200) -> str:
     """
     if max_bytes < MIN_BYTES:
         raise ValueError(f"max_bytes must be at least {MIN_BYTES}, not {max_bytes}")
+    if _already_safe(text, max_bytes):
+        return text
     name = unicodedata.normalize("NFC", str(text))
     name = "".join(" " if char.isspace() else char for char in name if not _is_removed_char(char))
     name = _INVISIBLE.sub("", name)
@@ -116,6 +128,8 @@ def safe_note_name(text: str, max_bytes: int = 200) -> str:
 
 def name_key(name: str) -> str:
     """The key two note names collide on: NFC and case-folded (as on macOS and Windows)."""
+    if name.isascii():
+        return name.lower()  # the same for ASCII (already NFC; case-folds as it lower-cases)
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
@@ -147,11 +161,16 @@ class NameRegistry:
     def __init__(self, max_bytes: int = 200) -> None:
         self.max_bytes = max_bytes
         self._taken: set[str] = set()
+        # base name -> the last number it was given: names are only ever taken, never freed, so
+        # every lower number is still taken (1,000 papers named alike would otherwise cost
+        # 500,000 candidates)
+        self._last_number: dict[str, int] = {}
 
     def copy(self) -> "NameRegistry":
         """A registry with the same names taken, to claim more without changing this one."""
         other = NameRegistry(self.max_bytes)
         other._taken = set(self._taken)
+        other._last_number = dict(self._last_number)
         return other
 
     def reserve(self, name: str) -> None:
@@ -179,13 +198,16 @@ class NameRegistry:
         """A safe form of ``name`` that no earlier claim or reservation holds; now taken."""
         base = safe_note_name(name, self.max_bytes)
         for candidate in self._candidates(base, hints):  # lazily: most names are free at once
-            if name_key(candidate) not in self._taken:
-                self._taken.add(name_key(candidate))
+            key = name_key(candidate)
+            if key not in self._taken:
+                self._taken.add(key)
                 return candidate
-        number = 2
+        number = self._last_number.get(base, 1) + 1
         while True:
             candidate = self._with_suffix(base, f" ({number})")
-            if name_key(candidate) not in self._taken:
-                self._taken.add(name_key(candidate))
+            key = name_key(candidate)
+            if key not in self._taken:
+                self._taken.add(key)
+                self._last_number[base] = number
                 return candidate
             number += 1
