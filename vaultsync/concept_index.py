@@ -80,7 +80,7 @@ class Cluster:
 
     def saw(self, spelling: str) -> None:
         """One more mention written ``spelling``."""
-        self.names[spelling] += 1
+        self.names[spelling] = self.names.get(spelling, 0) + 1  # (a Counter's += on a new key is slow)
         self.spellings_seen += 1
 
 
@@ -115,6 +115,21 @@ def _field_number(text: str) -> int:
     return int(plural == bool(words and words[-1] in _PLURAL_HEADS))
 
 
+def _vocabulary_first(mentions: Sequence[ConceptMention]) -> list[ConceptMention]:
+    """Vocabulary mentions, then acronym definitions, then the rest, each in the order given
+    (a stable sort by kind, made in one pass)."""
+    vocabulary, acronyms, rest = [], [], []
+    for mention in mentions:
+        kind = mention.kind
+        if kind == "vocabulary":
+            vocabulary.append(mention)
+        elif kind.startswith("acronym"):
+            acronyms.append(mention)
+        else:
+            rest.append(mention)
+    return vocabulary + acronyms + rest if vocabulary or acronyms else rest
+
+
 def _well_formed(text: str) -> int:
     return int(not text.isupper()) + int("-" not in text) + int(not text.islower())
 
@@ -138,27 +153,29 @@ class ConceptIndex:
         it or it names a concept other evidence found: the other phrases (most of them) could
         never become a concept, and skipping them keeps linking fast at scale."""
         papers = list(papers)
-        for _, mentions in papers:
-            for mention in mentions:
-                if mention.kind == "vocabulary":
-                    self._learn_aliases(mention)
+        self._learn_all_aliases(m for _, mentions in papers for m in mentions if m.kind == "vocabulary")
         if promoted_phrases is None:
             for paper_id, mentions in papers:
                 self.add_paper(paper_id, mentions)
             return self
         for paper_id, mentions in papers:
             self.add_paper(paper_id, [m for m in mentions if m.kind != "phrase"])
+        # a phrase counts when promoted or when it names a concept found so far (asked of every
+        # phrase mention, 25 an abstract: inlined)
+        clusters, alias_target = self.clusters, self._alias_keys.get
         for paper_id, mentions in papers:
-            phrases = [m for m in mentions if m.kind == "phrase" and self._phrase_counts(m, promoted_phrases)]
-            self.add_paper(paper_id, phrases)
+            phrases = []
+            for mention in mentions:
+                if mention.kind == "phrase":
+                    key = concept_key(mention.name)
+                    if key in promoted_phrases or key in clusters or alias_target(key) is not None:
+                        phrases.append(mention)
+            if phrases:  # (the first pass gave every paper its entries)
+                self.add_paper(paper_id, phrases)
         return self
 
-    def _phrase_counts(self, mention: ConceptMention, promoted: set[str]) -> bool:
-        key = concept_key(mention.name)
-        return key in promoted or key in self.clusters or self._alias_keys.get(key) is not None
-
-    def _cluster_for(self, mention: ConceptMention) -> Cluster:
-        key = concept_key(mention.name)
+    def _cluster_for(self, mention: ConceptMention, key: str) -> Cluster:
+        """The cluster of ``mention``, whose concept key is ``key``."""
         target = self._alias_keys.get(key) if mention.kind != "vocabulary" else None
         if target is None and mention.kind.startswith("acronym") and key not in self.clusters:
             # `Omni-Multimodal Large Language Models (Omni-MLLMs)` joins the concept whose alias is
@@ -175,6 +192,17 @@ class ConceptIndex:
             cluster = self.clusters[key] = Cluster(key)
         return cluster
 
+    def _learn_all_aliases(self, mentions: Iterable[ConceptMention]) -> None:
+        """``_learn_aliases`` of each vocabulary mention, once per spelling (name and aliases): a
+        vocabulary concept recurs in many papers, and learning the same spelling again changes
+        nothing (an alias key ends up with the one key every spelling gives it, else None)."""
+        learned: set[tuple] = set()
+        for mention in mentions:
+            spelling = (mention.name, tuple(mention.aliases))
+            if spelling not in learned:
+                learned.add(spelling)
+                self._learn_aliases(mention)
+
     def _learn_aliases(self, mention: ConceptMention) -> None:
         key = concept_key(mention.name)
         words = self._alias_words.setdefault(key, set(key.split()))
@@ -189,31 +217,37 @@ class ConceptIndex:
 
     def add_paper(self, paper_id: str, mentions: Sequence[ConceptMention]) -> None:
         """Fold one paper's mentions in: vocabulary first, then acronym definitions, then the rest."""
-        ordered = sorted(mentions, key=lambda m: (m.kind != "vocabulary", not m.kind.startswith("acronym")))
         keys = self.paper_keys.setdefault(paper_id, {})
         defined = self._defined.setdefault(paper_id, {})
         defined.update({concept_key(alias): m.name for m in mentions if m.kind.startswith("acronym")
                         for alias in m.aliases if is_acronym(alias)})
-        for mention in ordered:
-            if mention.kind == "vocabulary" and defined and self._other_sense(mention, defined):
-                continue
-            if mention.kind != "vocabulary" and concept_key(mention.name) in defined:
+        for mention in _vocabulary_first(mentions):
+            kind = mention.kind
+            key = concept_key(mention.name)
+            if kind == "vocabulary":
+                if defined and self._other_sense(mention, defined):
+                    continue
+            elif key in defined:
                 # a bare acronym this abstract defines means what the abstract says it means
-                mention = replace(mention, name=defined[concept_key(mention.name)], aliases=(mention.name,))
-            cluster = self._cluster_for(mention)
+                mention = replace(mention, name=defined[key], aliases=(mention.name,))
+                key = concept_key(mention.name)
+            cluster = self._cluster_for(mention, key)
             keys.setdefault(cluster.key, None)
             if mention.canonical and not cluster.canonical:
                 cluster.canonical = mention.name
-            if mention.kind != "vocabulary" or not cluster.names:
+            if kind != "vocabulary" or not cluster.names:
                 cluster.saw(mention.name)
             for alias in mention.aliases:
                 cluster.aliases.setdefault(alias, None)
             for name in mention.broader:
                 cluster.broader.setdefault(name, None)
-            weight = KIND_WEIGHT.get(mention.kind, 1.5) * max(mention.score, 0.1)
-            cluster.papers[paper_id] = cluster.papers.get(paper_id, 0.0) + weight
-            cluster.kinds[mention.kind] += 1
-            spellings = cluster.surfaces.setdefault(paper_id, {})
+            weight = KIND_WEIGHT.get(kind, 1.5) * max(mention.score, 0.1)
+            papers = cluster.papers
+            papers[paper_id] = papers.get(paper_id, 0.0) + weight
+            cluster.kinds[kind] = cluster.kinds.get(kind, 0) + 1  # (a Counter's += on a new kind is slow)
+            spellings = cluster.surfaces.get(paper_id)
+            if spellings is None:
+                spellings = cluster.surfaces[paper_id] = {}
             for surface in mention.surfaces:
                 spellings.setdefault(surface, None)
 
