@@ -266,7 +266,12 @@ class ConceptIndex:
         if cluster.key not in promoted_phrases and all(kind == "phrase" for kind in cluster.kinds):
             return False  # most clusters: a phrase statistics did not promote (decided before naming it)
         name = cluster.name
-        if cluster.key in own_names.keys or is_generic(name) or len(cluster.key) < 2:
+        # asked last (wordfreq look-ups): only of a cluster that passes every other test
+        return self._deserves_note(cluster, name, promoted_phrases, own_names) and not is_generic(name)
+
+    def _deserves_note(self, cluster: Cluster, name: str, promoted_phrases: set[str], own_names: "OwnNames") -> bool:
+        """``is_shared_concept`` of a cluster with evidence beyond phrases, all but the genericness test."""
+        if cluster.key in own_names.keys or len(cluster.key) < 2:
             return False
         if is_acronym(name):
             return False  # an acronym without its long form is not a concept name

@@ -524,15 +524,19 @@ def promote_phrases(
         {concept_key(m.name): m for m in mentions if m.kind == "phrase"} for mentions in doc_phrases
     ]
     df: Counter = Counter(key for doc in keyed for key in doc if key)
+    max_df = max_df_ratio * n_docs if n_docs >= 10 else math.inf
+    idf_of: dict[int, float] = {}  # document frequency -> idf
     promoted: set[str] = set()
     for doc in keyed:
         scored = []
         for key, mention in doc.items():
-            if not key or " " not in mention.name.strip() or df[key] < min_df or is_generic(mention.name):
+            # the cheap tests first: most phrases occur in one paper only
+            count = df.get(key, 0)  # ("" is never counted)
+            if count < min_df or count > max_df or " " not in mention.name.strip() or is_generic(mention.name):
                 continue
-            if n_docs >= 10 and df[key] > max_df_ratio * n_docs:
-                continue
-            idf = math.log((1 + n_docs) / (1 + df[key])) + 1.0
+            idf = idf_of.get(count)
+            if idf is None:
+                idf = idf_of[count] = math.log((1 + n_docs) / (1 + count)) + 1.0
             scored.append((-mention.score * idf, key))
         promoted.update(key for _, key in sorted(scored)[:top_k])
     return promoted
