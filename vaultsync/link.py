@@ -8,7 +8,6 @@ broader/narrower hierarchy and ranks related papers by the rare concepts they sh
 from __future__ import annotations
 
 import hashlib
-import heapq
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
@@ -98,16 +97,17 @@ def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options:
     doc_freq = {key: len(c.papers) for key, c in shared.items()}
     total = max(len(papers_in), 1)
     paper_concepts: dict[str, list[str]] = {}
-    papers: list[Paper] = []
+    paper_fields: list[dict] = []  # made into ``Paper``s once their related papers are known
+    specificity = _Specificity(shared, doc_freq, total)
     for abstract, facts in papers_in:
         keys = _paper_concept_keys(abstract.id, index.paper_keys.get(abstract.id, ()), shared, doc_freq, total,
-                                   broader)
+                                   broader, specificity)
         paper_concepts[abstract.id] = keys
         stem = options.existing_names.get(abstract.id) or registry.claim(
             safe_note_name(facts.name.name or facts.name.title), hints=(facts.name.title,))
         links = tuple((surface, concept_names[key]) for key in keys
                       for surface in shared[key].surfaces.get(abstract.id, ()))
-        papers.append(Paper(
+        paper_fields.append(dict(
             abstract=abstract, name=stem, title=facts.name.title, gist=facts.name.gist,
             aliases=_paper_aliases(abstract.id, facts, index, shared),
             concepts=tuple(concept_names[key] for key in keys), links=links,
@@ -115,7 +115,8 @@ def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options:
             metadata=frozen_mapping({k: v for k, v in facts.extraction.metadata.items() if k != "urls"}),
         ))
     related = _related_papers(paper_concepts, doc_freq, total)
-    papers = [replace(p, related=related.get(p.id, ())) for p in papers]
+    papers = [Paper(**fields, related=related.get(fields["abstract"].id, ())) for fields in paper_fields]
+    del paper_fields
 
     # 5. concept notes list their papers and their place in the hierarchy
     narrower: dict[str, list[str]] = defaultdict(list)
@@ -292,17 +293,32 @@ def _broader_links(shared: dict[str, Cluster], names: dict[str, str]) -> dict[st
     return links
 
 
-def _paper_concept_keys(paper_id, candidates, shared, doc_freq, total, broader) -> list[str]:
+class _Specificity(dict):
+    """Concept key -> how specific the concept is: rare in the corpus, a long name, a
+    vocabulary's. The same for every paper, so worked out once per key (on first use)."""
+
+    def __init__(self, shared: Mapping[str, Cluster], doc_freq: Mapping[str, int], total: int) -> None:
+        super().__init__()
+        self.shared, self.doc_freq, self.total = shared, doc_freq, total
+
+    def __missing__(self, key: str) -> float:
+        idf = math.log((1 + self.total) / (1 + self.doc_freq[key])) + 1
+        value = self[key] = idf * (1 + 0.15 * len(key.split())) * (1.5 if self.shared[key].canonical else 1.0)
+        return value
+
+
+def _paper_concept_keys(paper_id, candidates, shared, doc_freq, total, broader, specificity=None) -> list[str]:
     """Up to 10 of the paper's ``candidates`` (cluster keys), most specific first: rare in the
-    corpus, salient here, long names."""
+    corpus, salient here, long names. ``specificity``: a ``_Specificity`` of these ``shared``
+    clusters kept across papers (linking a whole corpus)."""
+    if specificity is None:
+        specificity = _Specificity(shared, doc_freq, total)
     scored = []
     for key in candidates:
         cluster = shared.get(key)
         if cluster is None:
             continue
-        idf = math.log((1 + total) / (1 + doc_freq[key])) + 1
-        specificity = idf * (1 + 0.15 * len(key.split())) * (1.5 if cluster.canonical else 1.0)
-        scored.append((-specificity * min(cluster.papers[paper_id], 6.0) ** 0.5, key))
+        scored.append((-specificity[key] * min(cluster.papers[paper_id], 6.0) ** 0.5, key))
     ordered = [key for _, key in sorted(scored)]
     # hubs ("Benchmarks" in a third of the papers) and umbrella terms ("Fine-Tuning") say little
     # about a paper that has specific concepts to list
@@ -368,15 +384,22 @@ def _relatedness_weights(papers_of: Mapping[str, Sequence[str]], total: int) -> 
 
 def _most_related(paper_id: str, keys: Sequence[str], papers_of: Mapping[str, Sequence[str]],
                   weight: Mapping[str, float]) -> tuple[str, ...]:
-    scores: dict[str, float] = defaultdict(float)
+    scores: dict[str, float] = {}
     for key in keys:
         w = weight.get(key)
         if w:
-            for other in papers_of[key]:
-                scores[other] += w
+            if scores:
+                add = scores.get
+                for other in papers_of[key]:
+                    scores[other] = add(other, 0.0) + w
+            else:  # the first key: every score is 0.0 + w, which is w
+                scores = dict.fromkeys(papers_of[key], w)
     scores.pop(paper_id, None)
-    # most shared rarity first, ties by id; plain tuples compare in C
-    best = heapq.nsmallest(MAX_RELATED, [(-score, other) for other, score in scores.items()])
+    # most shared rarity first, ties by id; only the scores as high as the fifth highest can
+    # be among the first five (an order of plain tuples, compared in C)
+    if len(scores) > MAX_RELATED:
+        cutoff = sorted(scores.values(), reverse=True)[MAX_RELATED - 1]
+        best = sorted([(-score, other) for other, score in scores.items() if score >= cutoff])[:MAX_RELATED]
+    else:
+        best = sorted([(-score, other) for other, score in scores.items()])
     return tuple(other for score, other in best if score < 0)
-
-
