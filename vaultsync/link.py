@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping, Sequence
 
 from .canonical import concept_key
+from .collector import collector_paused
 from .concept_index import UMBRELLA, Cluster, ConceptIndex, OwnNames, is_acronym
 from .extract import Extracted
 from .names import NameRegistry, safe_note_name
@@ -51,6 +52,11 @@ def _promoted_phrase_keys(per_paper, promote) -> set[str]:
 def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options: LinkOptions = LinkOptions()
          ) -> VaultModel:
     """Build the vault model from abstracts (in order) and what was extracted from each."""
+    with collector_paused():  # what it builds stays alive: a collection would find nothing
+        return _link(abstracts, extracted, options)
+
+
+def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options: LinkOptions) -> VaultModel:
     # 1. one paper per abstract text, first occurrence wins; the user's deletions are respected
     seen: dict[str, int] = {}
     for index, abstract in enumerate(abstracts):

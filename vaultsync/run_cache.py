@@ -8,21 +8,20 @@ change there and the cache is simply not used.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import marshal
 import os
 import pickle
 import sys
-from contextlib import contextmanager
 from dataclasses import asdict, fields
 from operator import attrgetter
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Mapping
 
 import pluggy
 
+from .collector import collector_paused
 from .extract import Extracted
 from .records import ConceptMention, Extraction, PaperName, SyncReport, frozen_mapping
 from .state import State
@@ -65,7 +64,7 @@ def load_extractions(state: State, fingerprint: str, wanted: Iterable[str]) -> d
     # a few (a watch round): look them up; many (a run after a restart): read the table once
     stored = state.extractions(fingerprint, wanted if len(wanted) <= 2000 else None)
     found = {}
-    with _collector_paused():
+    with collector_paused():
         for abstract_id in wanted:
             data = stored.get(abstract_id)
             if data is not None:
@@ -89,20 +88,6 @@ _LAYOUT = f"vaultsync-extraction-2/{sys.version_info[0]}.{sys.version_info[1]}"
 _MENTION_FIELDS = tuple(f.name for f in fields(ConceptMention))
 _mention_values = attrgetter(*_MENTION_FIELDS)
 _new_object = object.__new__
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Decoding makes some 30 small objects per abstract, all of them kept: the cyclic garbage
-    collector would walk the growing heap again and again (two thirds of the load time at
-    20,000 abstracts) to find nothing to free."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _plain_mention(mention: ConceptMention) -> bool:
