@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from itertools import compress, repeat
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping, Sequence
@@ -394,18 +395,17 @@ def _most_related(paper_id: str, keys: Sequence[str], papers_of: Mapping[str, Se
     for key in keys:
         w = weight.get(key)
         if w:
-            if scores:
-                add = scores.get
-                for other in papers_of[key]:
-                    scores[other] = add(other, 0.0) + w
-            else:  # the first key: every score is 0.0 + w, which is w
-                scores = dict.fromkeys(papers_of[key], w)
+            others = papers_of[key]
+            # scores[other] = scores.get(other, 0.0) + w for each other, in C (map and zip): a
+            # paper meets some 500 others, 10 million additions at 20,000 papers; the sums are
+            # made in the same order, so they are the same floats
+            scores.update(zip(others, map(w.__add__, map(scores.get, others, repeat(0.0)))))
     scores.pop(paper_id, None)
-    # most shared rarity first, ties by id; only the scores as high as the fifth highest can
-    # be among the first five (an order of plain tuples, compared in C)
+    # most shared rarity first, ties by id; only the scores as high as the fifth highest can be
+    # among the first five (picked in C too)
+    candidates = scores.items()
     if len(scores) > MAX_RELATED:
         cutoff = sorted(scores.values(), reverse=True)[MAX_RELATED - 1]
-        best = sorted([(-score, other) for other, score in scores.items() if score >= cutoff])[:MAX_RELATED]
-    else:
-        best = sorted([(-score, other) for other, score in scores.items()])
+        candidates = compress(candidates, map(cutoff.__le__, scores.values()))
+    best = sorted([(-score, other) for other, score in candidates])[:MAX_RELATED]
     return tuple(other for score, other in best if score < 0)
