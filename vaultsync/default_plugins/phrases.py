@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from itertools import chain
+from operator import attrgetter
 from typing import NamedTuple, Sequence
 
 from ..canonical import concept_key, singular
@@ -520,23 +522,29 @@ def promote_phrases(
     """
     min_df = max(2, min_df)
     n_docs = len(doc_phrases)
-    keyed = [
-        {concept_key(m.name): m for m in mentions if m.kind == "phrase"} for mentions in doc_phrases
-    ]
-    df: Counter = Counter(key for doc in keyed for key in doc if key)
+    keyed = [_by_key([m for m in mentions if m.kind == "phrase"]) for mentions in doc_phrases]
+    df: Counter = Counter(chain.from_iterable(keyed))
+    df.pop("", None)  # no key: never a concept
     max_df = max_df_ratio * n_docs if n_docs >= 10 else math.inf
-    idf_of: dict[int, float] = {}  # document frequency -> idf
+    # the phrases frequent enough, and not too frequent, to be promoted: most phrases occur in
+    # one paper only, so testing these first (in C, below) skips most of the work
+    idf = {key: math.log((1 + n_docs) / (1 + count)) + 1.0 for key, count in df.items()
+           if min_df <= count <= max_df}
     promoted: set[str] = set()
     for doc in keyed:
         scored = []
-        for key, mention in doc.items():
-            # the cheap tests first: most phrases occur in one paper only
-            count = df.get(key, 0)  # ("" is never counted)
-            if count < min_df or count > max_df or " " not in mention.name.strip() or is_generic(mention.name):
+        for key in filter(idf.__contains__, doc):
+            mention = doc[key]
+            if " " not in mention.name.strip() or is_generic(mention.name):
                 continue
-            idf = idf_of.get(count)
-            if idf is None:
-                idf = idf_of[count] = math.log((1 + n_docs) / (1 + count)) + 1.0
-            scored.append((-mention.score * idf, key))
+            scored.append((-mention.score * idf[key], key))
         promoted.update(key for _, key in sorted(scored)[:top_k])
     return promoted
+
+
+_name_of = attrgetter("name")
+
+
+def _by_key(mentions: list[ConceptMention]) -> dict[str, ConceptMention]:
+    """Concept key -> the (last) mention with that key, in order of first mention."""
+    return dict(zip(map(concept_key, map(_name_of, mentions)), mentions))
