@@ -115,19 +115,13 @@ def _field_number(text: str) -> int:
     return int(plural == bool(words and words[-1] in _PLURAL_HEADS))
 
 
-def _vocabulary_first(mentions: Sequence[ConceptMention]) -> list[ConceptMention]:
-    """Vocabulary mentions, then acronym definitions, then the rest, each in the order given
-    (a stable sort by kind, made in one pass)."""
-    vocabulary, acronyms, rest = [], [], []
-    for mention in mentions:
-        kind = mention.kind
-        if kind == "vocabulary":
-            vocabulary.append(mention)
-        elif kind.startswith("acronym"):
-            acronyms.append(mention)
-        else:
-            rest.append(mention)
-    return vocabulary + acronyms + rest if vocabulary or acronyms else rest
+def _by_kind(mentions: Sequence[ConceptMention]) -> tuple[list, list, list]:
+    """Vocabulary mentions, acronym definitions and the rest, each in the order given."""
+    vocabulary = [m for m in mentions if m.kind == "vocabulary"]
+    acronyms = [m for m in mentions if m.kind.startswith("acronym")]
+    if not vocabulary and not acronyms:
+        return vocabulary, acronyms, list(mentions)
+    return vocabulary, acronyms, [m for m in mentions if m.kind != "vocabulary" and not m.kind.startswith("acronym")]
 
 
 def _well_formed(text: str) -> int:
@@ -174,23 +168,16 @@ class ConceptIndex:
                 self.add_paper(paper_id, phrases)
         return self
 
-    def _cluster_for(self, mention: ConceptMention, key: str) -> Cluster:
-        """The cluster of ``mention``, whose concept key is ``key``."""
-        target = self._alias_keys.get(key) if mention.kind != "vocabulary" else None
-        if target is None and mention.kind.startswith("acronym") and key not in self.clusters:
-            # `Omni-Multimodal Large Language Models (Omni-MLLMs)` joins the concept whose alias is
-            # `Omni-MLLMs` -- when the long forms agree, since VQA is two concepts
-            for alias in mention.aliases:
-                candidate = self._alias_keys.get(concept_key(alias))
-                if candidate and _overlap(key, self._alias_words.get(candidate, set())) >= 0.5:
-                    target = candidate
-                    self._alias_keys.setdefault(key, candidate)
-                    break
-        key = target or key
-        cluster = self.clusters.get(key)
-        if cluster is None:
-            cluster = self.clusters[key] = Cluster(key)
-        return cluster
+    def _acronym_target(self, mention: ConceptMention, key: str) -> str | None:
+        """The concept an acronym definition joins through one of its aliases, if any:
+        `Omni-Multimodal Large Language Models (Omni-MLLMs)` joins the concept whose alias is
+        `Omni-MLLMs` -- when the long forms agree, since VQA is two concepts."""
+        for alias in mention.aliases:
+            candidate = self._alias_keys.get(concept_key(alias))
+            if candidate and _overlap(key, self._alias_words.get(candidate, set())) >= 0.5:
+                self._alias_keys.setdefault(key, candidate)
+                return candidate
+        return None
 
     def _learn_all_aliases(self, mentions: Iterable[ConceptMention]) -> None:
         """``_learn_aliases`` of each vocabulary mention, once per spelling (name and aliases): a
@@ -216,40 +203,54 @@ class ConceptIndex:
                 words.update(alias_key.split())
 
     def add_paper(self, paper_id: str, mentions: Sequence[ConceptMention]) -> None:
-        """Fold one paper's mentions in: vocabulary first, then acronym definitions, then the rest."""
+        """Fold one paper's mentions in: vocabulary first, then acronym definitions, then the rest.
+
+        (Every phrase mention of the corpus passes through the loop: it is written for speed.
+        The ordered sets -- aliases, broader, surfaces, paper keys -- hold None only, so setting
+        a key is adding it if new.)"""
+        vocabulary, acronyms, rest = _by_kind(mentions)
         keys = self.paper_keys.setdefault(paper_id, {})
         defined = self._defined.setdefault(paper_id, {})
-        defined.update({concept_key(alias): m.name for m in mentions if m.kind.startswith("acronym")
-                        for alias in m.aliases if is_acronym(alias)})
-        for mention in _vocabulary_first(mentions):
+        defined.update({concept_key(alias): m.name for m in acronyms for alias in m.aliases if is_acronym(alias)})
+        clusters, alias_target = self.clusters, self._alias_keys.get
+        for mention in (vocabulary + acronyms + rest if vocabulary or acronyms else rest):
             kind = mention.kind
             key = concept_key(mention.name)
             if kind == "vocabulary":
                 if defined and self._other_sense(mention, defined):
                     continue
-            elif key in defined:
-                # a bare acronym this abstract defines means what the abstract says it means
-                mention = replace(mention, name=defined[key], aliases=(mention.name,))
-                key = concept_key(mention.name)
-            cluster = self._cluster_for(mention, key)
-            keys.setdefault(cluster.key, None)
+            else:
+                if key in defined:
+                    # a bare acronym this abstract defines means what the abstract says it means
+                    mention = replace(mention, name=defined[key], aliases=(mention.name,))
+                    key = concept_key(mention.name)
+                target = alias_target(key)
+                if target is None and kind.startswith("acronym") and key not in clusters:
+                    target = self._acronym_target(mention, key)
+                key = target or key
+            cluster = clusters.get(key)
+            if cluster is None:
+                cluster = clusters[key] = Cluster(key)
+            keys[cluster.key] = None
             if mention.canonical and not cluster.canonical:
                 cluster.canonical = mention.name
             if kind != "vocabulary" or not cluster.names:
                 cluster.saw(mention.name)
-            for alias in mention.aliases:
-                cluster.aliases.setdefault(alias, None)
-            for name in mention.broader:
-                cluster.broader.setdefault(name, None)
-            weight = KIND_WEIGHT.get(kind, 1.5) * max(mention.score, 0.1)
+            if mention.aliases:
+                for alias in mention.aliases:
+                    cluster.aliases[alias] = None
+            if mention.broader:
+                for name in mention.broader:
+                    cluster.broader[name] = None
             papers = cluster.papers
-            papers[paper_id] = papers.get(paper_id, 0.0) + weight
-            cluster.kinds[kind] = cluster.kinds.get(kind, 0) + 1  # (a Counter's += on a new kind is slow)
+            papers[paper_id] = papers.get(paper_id, 0.0) + KIND_WEIGHT.get(kind, 1.5) * max(mention.score, 0.1)
+            kinds = cluster.kinds
+            kinds[kind] = kinds.get(kind, 0) + 1  # (a Counter's += on a new kind is slow)
             spellings = cluster.surfaces.get(paper_id)
             if spellings is None:
                 spellings = cluster.surfaces[paper_id] = {}
             for surface in mention.surfaces:
-                spellings.setdefault(surface, None)
+                spellings[surface] = None
 
     def is_shared_concept(self, cluster: Cluster, promoted_phrases: set[str], own_names: "OwnNames") -> bool:
         """Does this cluster deserve a shared concept note?
