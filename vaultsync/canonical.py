@@ -113,10 +113,14 @@ _SMALL_WORDS = {
 }
 
 
+def _has_upper(text: str) -> bool:
+    return any(map(str.isupper, text))  # (map: no generator frame per character)
+
+
 def _title_word(word: str, first: bool) -> str:
     if not word:
         return word
-    if any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word):
+    if _has_upper(word[1:]) or any(map(str.isdigit, word)):
         return word  # KV, BERT, GPT-4, t-SNE, 3D: the field's own spelling
     if not first and word.lower() in _SMALL_WORDS:
         return word.lower()
@@ -130,7 +134,7 @@ def title_case(text: str) -> str:
     out = []
     for index, word in enumerate(text.split()):
         parts = word.split("-")
-        if len(parts) > 1 and any(any(c.isupper() for c in part[1:]) for part in parts):
+        if len(parts) > 1 and any(_has_upper(part[1:]) for part in parts):
             out.append(word)  # t-SNE, Omni-MLLMs: already as the field writes it
             continue
         word = "-".join(_title_word(part, index == 0 and j == 0) for j, part in enumerate(parts))
