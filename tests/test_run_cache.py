@@ -131,6 +131,8 @@ def test_cached_extractions_round_trip_and_unreadable_ones_are_missed(tmp_path):
     state = State(tmp_path / "vault", tmp_path / "state")
     save_extractions(state, "fp", {"a": plain, "b": odd}, live=["a", "b", "c", "d"])
     state.put_extractions("fp", [("c", pickle.dumps(plain)), ("d", b"M\x00garbage")], keep=["a", "b", "c", "d"])
+    stored = state.extractions("fp", ["a", "b"])
+    assert stored["a"][:1] == b"M" and stored["b"][:1] == b"P"  # plain records as tuples, the odd one pickled
     found = load_extractions(state, "fp", ["a", "b", "c", "d"])
     assert set(found) == {"a", "b"}  # an old plain pickle and a broken record: extracted again
     assert found["a"] == plain and pickle.dumps(found["a"]) == pickle.dumps(plain)

@@ -67,14 +67,15 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
     papers_in = [(abstracts[i], extracted[i]) for i in chosen]
 
     # 2. concepts across the corpus
-    promoted = _promoted_phrase_keys([list(f.extraction.concepts) for _, f in papers_in], options.promote_phrases)
+    promoted = _promoted_phrase_keys([f.extraction.concepts for _, f in papers_in], options.promote_phrases)
     index = ConceptIndex().build(((abstract.id, facts.extraction.concepts) for abstract, facts in papers_in),
                                  promoted)
     own_names = OwnNames.of(n for _, f in papers_in for n in (f.name.name, *f.name.aliases))
     # a concept note the user deleted stays deleted, unless they wrote one of their own for it
+    # (is_shared_concept first: it turns most clusters down at once, before a hash is made)
     shared = {key: c for key, c in index.clusters.items()
-              if (concept_id(key) not in options.deleted_ids or key in options.user_concepts)
-              and index.is_shared_concept(c, promoted, own_names)}
+              if index.is_shared_concept(c, promoted, own_names)
+              and (concept_id(key) not in options.deleted_ids or key in options.user_concepts)}
     # the broader concepts a vocabulary names get notes too, so the graph has a hierarchy
     for cluster in list(shared.values()):
         for name in cluster.broader:
@@ -320,13 +321,9 @@ def _paper_concept_keys(paper_id, candidates, shared, doc_freq, total, broader, 
     clusters kept across papers (linking a whole corpus)."""
     if specificity is None:
         specificity = _Specificity(shared, doc_freq, total)
-    scored = []
-    for key in candidates:
-        cluster = shared.get(key)
-        if cluster is None:
-            continue
-        scored.append((-specificity[key] * min(cluster.papers[paper_id], 6.0) ** 0.5, key))
-    ordered = [key for _, key in sorted(scored)]
+    scored = sorted([(-specificity[key] * min(shared[key].papers[paper_id], 6.0) ** 0.5, key)
+                     for key in candidates if key in shared])
+    ordered = [key for _, key in scored]
     # hubs ("Benchmarks" in a third of the papers) and umbrella terms ("Fine-Tuning") say little
     # about a paper that has specific concepts to list
     hub = max(5, total // 4)
