@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from .canonical import concept_key, title_case
@@ -44,6 +45,7 @@ component head trick recipe policy objective
 LONG_COMPONENT_HEADS = frozenset(concept_key(w) for w in "model network process transformer".split())
 
 
+@lru_cache(maxsize=65_536)  # asked of every alias and surface of every acronym mention, which recur
 def is_acronym(text: str) -> bool:
     """`LLM`, `LLMs`, `MoE`, `3DSGG`, `SS-Neurons`: mostly capitals, short, no spaces."""
     core = text[:-1] if text.endswith("s") and len(text) > 2 else text

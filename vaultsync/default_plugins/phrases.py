@@ -14,7 +14,6 @@ import math
 import re
 from collections import Counter
 from itertools import chain
-from operator import attrgetter
 from typing import NamedTuple, Sequence
 
 from ..canonical import concept_key, singular
@@ -531,20 +530,20 @@ def promote_phrases(
     idf = {key: math.log((1 + n_docs) / (1 + count)) + 1.0 for key, count in df.items()
            if min_df <= count <= max_df}
     promoted: set[str] = set()
+    names_ok: dict[str, bool] = {}  # name -> two words or more, and not generic (names recur)
     for doc in keyed:
         scored = []
         for key in filter(idf.__contains__, doc):
             mention = doc[key]
-            if " " not in mention.name.strip() or is_generic(mention.name):
-                continue
-            scored.append((-mention.score * idf[key], key))
+            name_ok = names_ok.get(mention.name)
+            if name_ok is None:
+                name_ok = names_ok[mention.name] = " " in mention.name.strip() and not is_generic(mention.name)
+            if name_ok:
+                scored.append((-mention.score * idf[key], key))
         promoted.update(key for _, key in sorted(scored)[:top_k])
     return promoted
 
 
-_name_of = attrgetter("name")
-
-
 def _by_key(mentions: list[ConceptMention]) -> dict[str, ConceptMention]:
     """Concept key -> the (last) mention with that key, in order of first mention."""
-    return dict(zip(map(concept_key, map(_name_of, mentions)), mentions))
+    return {concept_key(m.name): m for m in mentions}
