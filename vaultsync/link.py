@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from itertools import compress
+from itertools import chain
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping, Sequence
@@ -358,9 +358,9 @@ def _concept_aliases(cluster: Cluster, name: str) -> tuple[str, ...]:
     """Acronyms, spelling variants and singular/plural forms, without repeats of the name."""
     seen = {name.casefold()}
     aliases = []
-    candidates = [*cluster.aliases, *cluster.names]
-    for spellings in cluster.surfaces.values():
-        candidates.extend(spellings)
+    # each spelling once, in order of first appearance (a concept of 200 papers is spelled the
+    # same way in most of them; a repeat would change nothing below)
+    candidates = dict.fromkeys(chain(cluster.aliases, cluster.names, *cluster.surfaces.values()))
     for alias in candidates:
         alias = " ".join(alias.split())
         if alias and alias.casefold() not in seen and "[[" not in alias and "|" not in alias:
@@ -402,10 +402,7 @@ def _most_related(paper_id: str, keys: Sequence[str], papers_of: Mapping[str, Se
                     scores[other] = w  # (0.0 + w)
     scores.pop(paper_id, None)
     # most shared rarity first, ties by id; only the scores as high as the fifth highest can be
-    # among the first five (picked in C too)
-    candidates = scores.items()
-    if len(scores) > MAX_RELATED:
-        cutoff = sorted(scores.values(), reverse=True)[MAX_RELATED - 1]
-        candidates = compress(candidates, map(cutoff.__le__, scores.values()))
-    best = sorted([(-score, other) for other, score in candidates])[:MAX_RELATED]
+    # among the first five (sorting plain floats and a few tuples, in C)
+    cutoff = sorted(scores.values(), reverse=True)[MAX_RELATED - 1] if len(scores) > MAX_RELATED else -math.inf
+    best = sorted([(-score, other) for other, score in scores.items() if score >= cutoff])[:MAX_RELATED]
     return tuple(other for score, other in best if score < 0)
