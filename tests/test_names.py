@@ -143,3 +143,27 @@ def test_registry_hints_that_repeat_the_name_are_used_without_it():
     assert registry.claim("PRISM", hints=["PRISM — a 3D representation learning paradigm"]) == (
         "PRISM (a 3D representation learning paradigm)"
     )
+
+
+def test_numbers_continue_where_the_last_claim_stopped_and_skip_reserved_ones():
+    registry = NameRegistry()
+    registry.reserve("PRISM (3)")
+    first = [registry.claim("PRISM") for _ in range(3)]
+    other = registry.copy()
+    registry.reserve("prism (5)")
+    assert first == ["PRISM", "PRISM (2)", "PRISM (4)"]
+    assert [registry.claim("PRISM") for _ in range(2)] == ["PRISM (6)", "PRISM (7)"]
+    assert other.claim("PRISM") == "PRISM (5)"  # a copy goes its own way
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=0x7f), max_size=40), st.integers(16, 60))
+def test_an_already_safe_ascii_name_is_kept_as_the_rules_would_keep_it(text, max_bytes):
+    from vaultsync import names
+
+    if names._already_safe(text, max_bytes):
+        names_before = names._already_safe
+        names._already_safe = lambda *_: False  # the full rules
+        try:
+            assert safe_note_name(text, max_bytes) == text
+        finally:
+            names._already_safe = names_before

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import math
-from itertools import chain
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from typing import Iterable, Mapping, Sequence
 
 from .canonical import concept_key
