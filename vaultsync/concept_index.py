@@ -291,7 +291,7 @@ class ConceptIndex:
     def _other_sense(self, mention: ConceptMention, defined: dict[str, str]) -> bool:
         """The vocabulary read an acronym (`VQA`, `MCPs`) that this abstract defines as something
         else (`video quality assessment`, `Modal-Contextualized Prompts`): the abstract wins."""
-        if not mention.surfaces or not all(is_acronym(s) for s in mention.surfaces):
+        if not mention.surfaces or not all(map(is_acronym, mention.surfaces)):
             return False
         words = self._alias_words.get(concept_key(mention.name), set(concept_key(mention.name).split()))
         for surface in mention.surfaces:

@@ -119,7 +119,7 @@ def _decode(data: bytes) -> Any:
         layout, mentions, paper_aliases, metadata, (title, name, aliases, gist), problems = marshal.loads(data[1:])
         if layout != _LAYOUT:
             return None
-        extraction = Extraction(tuple(_mention(values) for values in mentions), paper_aliases, frozen_mapping(metadata))
+        extraction = Extraction(tuple(map(_mention, mentions)), paper_aliases, frozen_mapping(metadata))
         return Extracted(extraction, PaperName(title, name, aliases, gist), problems)
     except Exception:
         return None
