@@ -212,3 +212,20 @@ def test_candidate_phrases_never_raise_and_spans_are_consistent(text):
         assert phrase.key and phrase.key == concept_key(phrase.text)
         assert phrase.text == phrase.text.strip()
         assert len(phrase.text.split()) <= MAX_WORDS
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.floats(min_value=0.0, max_value=1e9, allow_nan=False) | st.integers(0, 10**8).map(lambda n: n / 20000))
+def test_scores_round_as_the_builtin_does(score):
+    from vaultsync.default_plugins.phrases import _round4
+
+    assert repr(_round4(score)) == repr(round(score, 4))  # ties (n / 20000) take the builtin's path
+
+
+def test_stretches_after_to_and_across_odd_whitespace_give_the_same_phrases():
+    # A stretch is chunked once and remembered: the same words after `to` (a verb) or spaced
+    # otherwise must still give their own phrases.
+    assert [p.text for p in candidate_phrases("we aim to recover latent components")] == ["latent components"]
+    assert [p.text for p in candidate_phrases("the recover latent components")] == ["recover latent components"]
+    spaced = candidate_phrases("graph  neural\nnetworks and\tgraph neural networks")
+    assert [(p.text, p.start) for p in spaced] == [("graph  neural\nnetworks", 0), ("graph neural networks", 27)]

@@ -338,3 +338,9 @@ def test_a_name_split_by_an_inline_acronym_is_still_found():
     text = "As the key-value (KV) cache grows, we study graph neural networks (GNNs) on graphs."
     found = [(m.entry.name, m.surface, text[m.start:m.end]) for m in across_acronyms(Vocabulary.load(), text)]
     assert found == [("KV Cache", "key-value (KV) cache", "key-value (KV) cache")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab -'\t\n\u00e9\u2019\u2013\u2011\u00a0\u202f")) | st.characters(), max_size=40))
+def test_folding_is_the_translation_table(text):
+    assert vocab._fold(text) == text.translate(vocab._FOLD)
