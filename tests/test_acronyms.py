@@ -257,3 +257,22 @@ def test_paper_words_far_from_the_name_are_no_coining_cue():
     assert not only("Our method outperforms Large Language Models (LLMs) on all tasks.").coined
     assert only("We study multi-head (MH) attention.").extended_long == "multi-head attention"
     assert definitions("ICL (in-context learning) helps.") == {"ICL": "in-context learning"}
+
+
+def test_definitions_and_mentions_are_ordinary_records():
+    import pickle
+    from dataclasses import fields
+
+    from vaultsync.records import ConceptMention
+
+    text = ("We propose Zonal Orbit Networks (ZON), and key-value (KV) cache reuse; "
+            "Large Language Models (LLMs) help.")
+    definitions = find_acronym_definitions(text)
+    assert len(definitions) == 3
+    for d in definitions:
+        built = acronyms.AcronymDefinition(**{f.name: getattr(d, f.name) for f in fields(d)})
+        assert d == built and repr(d) == repr(built) and pickle.dumps(d) == pickle.dumps(built)
+    found = acronyms.vaultsync_extract(Abstract(text, "a.txt", 1, 1, Collection("c")), ExtractContext())
+    for m in found.concepts:
+        built = ConceptMention(m.name, m.kind, m.surfaces, m.aliases, m.score)
+        assert m == built and repr(m) == repr(built) and pickle.dumps(m) == pickle.dumps(built)

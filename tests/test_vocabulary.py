@@ -344,3 +344,17 @@ def test_a_name_split_by_an_inline_acronym_is_still_found():
 @given(st.text(alphabet=st.sampled_from(list("ab -'\t\n\u00e9\u2019\u2013\u2011\u00a0\u202f")) | st.characters(), max_size=40))
 def test_folding_is_the_translation_table(text):
     assert vocab._fold(text) == text.translate(vocab._FOLD)
+
+
+def test_mentions_are_ordinary_concept_mentions():
+    import pickle
+    from vaultsync.records import ConceptMention
+
+    vocabulary = Vocabulary.load()
+    found = vocab.mentions(vocabulary.match("Large language models (LLMs) and LLMs with a KV cache."))
+    assert found
+    for mention in found:
+        built = ConceptMention(mention.name, "vocabulary", mention.surfaces, mention.aliases, mention.score,
+                               mention.broader, canonical=True)
+        assert mention == built and repr(mention) == repr(built)
+        assert pickle.dumps(mention) == pickle.dumps(built)

@@ -532,17 +532,24 @@ def mentions(matches: Iterable[VocabularyMatch]) -> tuple[ConceptMention, ...]:
         surfaces[match.surface] = None
         count[0] += 1
     return tuple(
-        ConceptMention(
-            name=entry.name,
-            kind="vocabulary",
-            surfaces=tuple(surfaces),
-            aliases=entry.aliases,
-            score=float(count[0]),
-            broader=entry.broader,
-            canonical=True,
-        )
-        for entry, surfaces, count in grouped.values()
+        _mention(entry, tuple(surfaces), float(count[0])) for entry, surfaces, count in grouped.values()
     )
+
+
+_new_object = object.__new__
+
+
+def _mention(entry: VocabularyEntry, surfaces: tuple[str, ...], score: float) -> ConceptMention:
+    """``ConceptMention(entry.name, "vocabulary", surfaces, entry.aliases, score, entry.broader,
+    canonical=True)``, built without the frozen dataclass's ``__init__`` (an ``object.__setattr__``
+    per field: a tenth of this hook's time), as ``phrases._phrase_mention`` does. The same fields
+    in the same order make the same object (tests/test_vocabulary.py compares the two)."""
+    mention = _new_object(ConceptMention)
+    mention.__dict__.update(
+        name=entry.name, kind="vocabulary", surfaces=surfaces, aliases=entry.aliases, score=score,
+        broader=entry.broader, canonical=True,
+    )
+    return mention
 
 
 @hookimpl
