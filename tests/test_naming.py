@@ -225,3 +225,14 @@ def test_never_raises_and_keeps_its_contract(text):
     assert len(result.gist) <= 120
     assert result.title[-1] not in ",;:.—- "
     assert result.name is None or result.name in naming.plain_text(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab. \t\n\r\x0b\x0c\x1c\x85\u00a0\u1680\u2009\u2028\u3000")), max_size=12))
+def test_single_spaced_means_collapsing_changes_nothing(text):
+    from vaultsync.default_plugins.naming import _single_spaced
+
+    if _single_spaced(text):
+        assert " ".join(text.split()) == text
+    collapsed = " ".join(text.split())
+    assert _single_spaced(collapsed) == collapsed.isprintable()  # only the unprintable go the long way

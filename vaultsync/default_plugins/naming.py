@@ -316,13 +316,20 @@ _DANGLING = {"it", "this", "these", "them", "they", "we", "its", "their", "our"}
 
 def plain_text(text: str) -> str:
     """The abstract with LaTeX text commands turned into Markdown emphasis and spaces collapsed."""
-    text = " ".join(text.split())
+    if not _single_spaced(text):
+        text = " ".join(text.split())
     if "\\" in text:
         text = _LATEX_BOLD.sub(r"**\1**", text)
         text = _LATEX_ITALIC.sub(r"*\1*", text)
         text = _LATEX_PLAIN.sub(r"\1", text)
         text = text.replace("\\%", "%").replace("\\&", "&")
     return text.replace("``", '"').replace("''", '"').replace("---", "—")
+
+
+def _single_spaced(text: str) -> bool:
+    """Whether ``" ".join(text.split()) == text``, told without building the words: a printable
+    text has no whitespace but the space (tabs, newlines and other spaces are not printable)."""
+    return text.isprintable() and "  " not in text and not text.startswith(" ") and not text.endswith(" ")
 
 
 def _strip_tail(text: str) -> str:

@@ -335,7 +335,7 @@ def _add_run(run: list[tuple[int, int, int]], spans: list[_Span]) -> None:
 
 def _phrase_spans(text: str) -> list[_Span]:
     """``(start, stop)`` of every candidate phrase in ``text``, in text order (see ``candidate_phrases``)."""
-    return [(begin + start, begin + stop) for begin, phrases in _stretches(text) for start, stop, _ in phrases]
+    return [(begin + start, begin + stop) for begin, phrases in _stretches(text) for start, stop, _, _ in phrases]
 
 
 # A run of content words never crosses a token made of boundaries only (`the`, `of`, `(e.g.,`),
@@ -349,7 +349,8 @@ def _phrase_spans(text: str) -> list[_Span]:
 _SKIP, _SKIP_TO, _HOLDS = "s", "t", "w"  # a token of boundaries only (the last one `to`), or with a content word
 # (A literal first lets the regex engine skip ahead fast; character classes match in one step.)
 _STRETCH = re.compile(rf"{_HOLDS}(?:[{_HOLDS}\s]*{_HOLDS})?")
-_StretchPhrases = tuple[tuple[int, int, str], ...]  # (start, stop, surface), relative to the stretch
+# (start, stop, surface, mention key (see _mention_key)) of each phrase, relative to the stretch
+_StretchPhrases = tuple[tuple[int, int, str, str], ...]
 
 
 class _TokenCodes(dict):
@@ -414,7 +415,8 @@ def _stretch_phrases(stretch: str, follows_to: bool) -> _StretchPhrases:
                 after_to = False
     if run:
         _add_run(run, spans)
-    phrases = tuple((start, stop, stretch[start:stop]) for start, stop in spans)
+    phrases = tuple((start, stop, surface, _mention_key_of(surface)) for start, stop in spans
+                    for surface in (stretch[start:stop],))
     table = _STRETCHES[follows_to]
     if len(table) > 100_000:
         table.clear()  # bound the memory an endless stream of new stretches can take
@@ -499,6 +501,12 @@ def rank_keyphrases(docs: list[str], k: int = 10) -> list[list[str]]:
 _MENTION_KEYS: dict[str, str] = {}
 
 
+def _mention_key_of(surface: str) -> str:
+    """The concept key under which ``surface`` is a mention, or "" (cached)."""
+    known = _MENTION_KEYS.get(surface)
+    return _mention_key(surface) if known is None else known
+
+
 def _mention_key(surface: str) -> str:
     key = concept_key(surface)
     if key and is_generic(surface):
@@ -515,12 +523,8 @@ def phrase_mentions(text: str) -> list[ConceptMention]:
     # the score is ``_salience``'s, computed the same way (keep the two in step).
     spellings: dict[str, dict[str, int]] = {}
     first: dict[str, int] = {}
-    mention_key = _MENTION_KEYS.get
     for begin, phrases in _stretches(text):
-        for start, _, surface in phrases:
-            key = mention_key(surface)
-            if key is None:
-                key = _mention_key(surface)
+        for start, _, surface, key in phrases:
             if not key:
                 continue
             counts = spellings.get(key)
