@@ -315,19 +315,16 @@ class Vocabulary:
         found = []  # (-length, start, entry index): sorts longest first, then leftmost
         add = found.append
         if self._insensitive is not None:  # one pass finds both kinds (see `_build_automata`)
-            for last, candidates in self._insensitive.iter(lowered):
-                for length, index, short, exact in candidates:
-                    start = last - length + 1
+            # the automaton sees only whole words (see `_word_bounded`): a hit ending at `end`
+            # there is the pattern at lowered[end - length - 1 : end - 1]
+            for end, candidates in self._insensitive.iter(_word_bounded(lowered)):
+                for length, index, short, exact, pattern in candidates:
+                    start = end - length - 1
                     if exact is None:
-                        haystack = lowered
-                    elif folded.startswith(exact, start):  # compared in place: no slice to build
-                        haystack = folded
-                    else:
-                        continue  # a case-sensitive name written in another case (most hits: `ct`, `ot`)
-                    if (start and haystack[start - 1].isalnum()) or (
-                        last + 1 < size and haystack[last + 1].isalnum()
-                    ):
-                        continue  # inside a longer word
+                        if not lowered.startswith(pattern, start):
+                            continue  # the same letters around other punctuation (`a/b` for `a b`)
+                    elif not folded.startswith(exact, start):  # compared in place: no slice to build
+                        continue  # a case-sensitive name written in another case (`Es` for `ES`)
                     add((-length, start, index, short))
         if self._may_hold_sensitive(folded):
             for last, (length, index, short) in self._sensitive.iter(folded):
@@ -366,18 +363,33 @@ class Vocabulary:
         if "  " in folded or len(lowered) != len(folded):
             return True  # `match` works on shifted offsets here: let it decide
         sensitive = self._sensitive if self._may_hold_sensitive(folded) else None
+        bounded = _word_bounded(lowered) if self._insensitive is not None else ""
         for join in joins:
             # a pattern across `join` lies within `_longest` characters of it on either side
             low, high = max(0, join - self._longest), join + self._longest
-            if self._insensitive is not None:
-                for last, candidates in self._insensitive.iter(lowered, low, high):
-                    if last - candidates[0][0] + 1 < join <= last:  # candidates share the length
+            if self._insensitive is not None:  # lowered[i] is bounded[i + 1]
+                for end, candidates in self._insensitive.iter(bounded, low, high + 2):
+                    if end - candidates[0][0] - 1 < join <= end - 2:  # candidates share the length
                         return True
             if sensitive is not None:
                 for last, (length, _, _) in sensitive.iter(folded, low, high):
                     if last - length + 1 < join <= last:
                         return True
         return False
+
+
+# Not a letter or digit (``str.isalnum``): `\W` is exactly that, plus the underscore.
+_NOT_ALNUM = re.compile(r"[\W_]")
+_NOT_ALNUM_ASCII = bytes(c if chr(c).isalnum() else 32 for c in range(128)) + b" " * 128
+
+
+def _word_bounded(lowered: str) -> str:
+    """``lowered`` with every character that is not a letter or digit as a space, between two
+    spaces: a pattern written the same way is found there only as whole words (the characters
+    around it are not letters or digits), at one place to the right. Same length plus two."""
+    if lowered.isascii():
+        return f" {lowered.encode('ascii').translate(_NOT_ALNUM_ASCII).decode('ascii')} "
+    return f" {_NOT_ALNUM.sub(' ', lowered)} "
 
 
 def _blocked_mask(text: str, offsets: list[int] | None, size: int) -> bytearray:
@@ -447,8 +459,11 @@ def _build_automata(entries: tuple[VocabularyEntry, ...]):
 
     So that matching scans the text once, the insensitive automaton also holds the ASCII
     case-sensitive patterns, lower-cased: a hit maps to candidates ``(length, index, short,
-    exact)``, where ``exact`` is the case-sensitive pattern the text must equal there (None for
-    an insensitive one). Only non-ASCII case-sensitive patterns (lower-casing may change their
+    exact, pattern)``, where ``exact`` is the case-sensitive pattern the text must equal there
+    (None for an insensitive one) and ``pattern`` the lower-cased one. Its keys are the patterns
+    as ``_word_bounded`` writes them, so it reports only whole-word hits: most raw hits of a
+    plain automaton are short patterns inside longer words (`es`, `de`, `ct`), each costing a
+    step in Python. Only non-ASCII case-sensitive patterns (lower-casing may change their
     length or depend on context) stay in the case-sensitive automaton of ``(length, index, short)``.
     A pattern added twice keeps its last value, as an automaton's ``add_word`` does.
     """
@@ -471,8 +486,13 @@ def _build_automata(entries: tuple[VocabularyEntry, ...]):
             candidates.setdefault(pattern.lower(), []).append((*value, pattern))
         else:
             sensitive.add_word(pattern, value)
+    # Word-bounded keys: patterns that differ only in punctuation share a key, so each
+    # candidate carries its own pattern to be checked against the text.
+    bounded: dict[str, list[tuple[int, int, bool, str | None, str]]] = {}
     for pattern, values in candidates.items():
-        insensitive.add_word(pattern, tuple(values))
+        bounded.setdefault(_word_bounded(pattern), []).extend((*value, pattern) for value in values)
+    for key, values in bounded.items():
+        insensitive.add_word(key, tuple(values))
     built = []
     for automaton in (sensitive, insensitive):
         if len(automaton):
