@@ -13,6 +13,7 @@ from vaultsync.errors import VaultsyncError
 from vaultsync.hookspecs import hookimpl
 from vaultsync.plugins import (
     LOAD_PLUGINS_ENV,
+    call_each,
     call_safely,
     get_plugin_manager,
     list_plugins,
@@ -180,6 +181,46 @@ def test_a_hook_raising_is_named_and_others_still_run(pm):
                                 "KeyError: 'boom' — fix or remove it")
     finally:
         pm.unregister(name="raising")
+        pm.unregister(name="helpful")
+
+
+class Choosy:
+    """Fails on some abstracts only (odd paragraphs), returns nothing for others."""
+
+    __name__ = "Choosy"
+
+    @hookimpl
+    def vaultsync_extract(self, abstract, context):
+        if abstract.paragraph % 2:
+            raise ValueError(f"odd paragraph {abstract.paragraph}")
+        return None if abstract.paragraph % 4 == 0 else Extraction(paper_aliases=(f"p{abstract.paragraph}",))
+
+
+def test_calling_each_plugin_over_a_batch_gives_each_call_its_own_outcome(pm):
+    from vaultsync.extract import extract_many, extract_one
+
+    pm.register(Helpful(), name="helpful")
+    pm.register(Choosy(), name="choosy")
+    abstracts = [Abstract(f"We propose Net{i}, a net for graphs.", seed="a.txt", paragraph=i, line=i,
+                          collection=Collection("C")) for i in range(1, 9)]
+    calls = [{"abstract": a, "context": ExtractContext()} for a in abstracts]
+    wheres = [f"a.txt paragraph {a.paragraph}" for a in abstracts]
+    try:
+        batched = call_each(pm, "vaultsync_extract", calls, wheres)
+        one_by_one = [call_safely(pm, "vaultsync_extract", context_text=w, **c) for c, w in zip(calls, wheres)]
+        assert batched == one_by_one
+        assert [len(o.failures) for o in batched] == [1, 0] * 4  # each failure stays with its abstract
+        assert str(batched[2].failures[0]).startswith("plugin 'choosy' failed in vaultsync_extract on "
+                                                      "a.txt paragraph 3: ValueError: odd paragraph 3")
+        assert extract_many(abstracts, pm, ExtractContext()) == [extract_one(a, pm, ExtractContext())
+                                                                 for a in abstracts]
+        # a firstresult hook is still called one by one, falling through as call_safely does
+        names = call_each(pm, "vaultsync_paper_name", [{"abstract": a, "extraction": Extraction()}
+                                                       for a in abstracts], wheres)
+        assert names == [call_safely(pm, "vaultsync_paper_name", context_text=w, abstract=a,
+                                     extraction=Extraction()) for a, w in zip(abstracts, wheres)]
+    finally:
+        pm.unregister(name="choosy")
         pm.unregister(name="helpful")
 
 

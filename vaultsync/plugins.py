@@ -294,6 +294,36 @@ def call_safely(
     return HookOutcome(result, tuple(failures))
 
 
+def call_each(
+    pm: pluggy.PluginManager, hook_name: str, calls: list[dict[str, Any]], context_texts: list[str]
+) -> list[HookOutcome]:
+    """``[call_safely(pm, hook_name, context_text=t, **kw) for kw, t in zip(calls, context_texts)]``,
+    one implementation at a time over every call.
+
+    The same outcomes (each call's results in pluggy's order, each failure on its own), but each
+    plugin runs over the whole batch before the next: its data (a vocabulary automaton, caches)
+    stays in the CPU's caches instead of being evicted by the other plugins' at every call
+    (extraction, 1.3x). Not for ``firstresult`` hooks or hook wrappers: those are called one by one.
+    """
+    caller = getattr(pm.hook, hook_name)
+    impls = caller.get_hookimpls()
+    if (caller.spec and caller.spec.opts.get("firstresult")) or any(i.wrapper or i.hookwrapper for i in impls):
+        return [call_safely(pm, hook_name, context_text=t, **kw) for kw, t in zip(calls, context_texts)]
+    results: list[list[Any]] = [[] for _ in calls]
+    failures: list[list[PluginFailure]] = [[] for _ in calls]
+    for impl in reversed(impls):  # pluggy's call order
+        function, names = impl.function, impl.argnames
+        for index, kwargs in enumerate(calls):
+            try:
+                value = function(*[kwargs[name] for name in names])
+            except Exception as error:
+                failures[index].append(_failure(impl.plugin_name, hook_name, context_texts[index], error))
+                continue
+            if value is not None:
+                results[index].append(value)
+    return [HookOutcome(result, tuple(failed)) for result, failed in zip(results, failures)]
+
+
 def _call_whole(caller, impls, hook_name, context_text, kwargs) -> HookOutcome:
     try:
         return HookOutcome(caller(**kwargs))
