@@ -8,9 +8,10 @@ only abstracts it has not seen, so a new seed file costs little more than its ow
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import pluggy
 
@@ -19,8 +20,8 @@ from .extract import Extracted, extract_all
 from .link import LinkOptions, link, link_additions, prepare_additions
 from .plugins import call_safely
 from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_signature
-from .records import Abstract, ExtractContext, Seed, SyncReport, VaultModel, frozen_mapping
-from .render import render
+from .records import Abstract, ExtractContext, OutputFile, Seed, SyncReport, VaultModel, frozen_mapping
+from .render import render, render_lazily
 from .run_cache import (code_signature, conversion_key, extraction_fingerprint, last_run, load_conversions,
                         load_extractions, remember_run, run_fingerprint, save_conversions, save_extractions)
 from .sync import VaultSession
@@ -181,11 +182,11 @@ class Exporter:
         if not self.remember:  # a one-shot export: what was extracted is in the model and the state
             self._extracted.clear()
         self._step("render")
-        files = self._render(model)
-        self._step("write")
-        gone = {p.seed for p in state.papers()} - set(self._seeds)
-        report = self.session.apply(files, seeds=[seed.path for seed in read.seeds] + sorted(gone),
-                                    dry_run=self.options.dry_run)
+        with self._rendering(model) as files:  # rendered as the sync writes them: never all at once
+            self._step("write")
+            gone = {p.seed for p in state.papers()} - set(self._seeds)
+            report = self.session.apply(files, seeds=[seed.path for seed in read.seeds] + sorted(gone),
+                                        dry_run=self.options.dry_run)
         if self._previewed is not None:  # one round: the notes the preview wrote count as this run's
             report, self._previewed = _merged(self._previewed, report), None
         report = replace(report, papers=len(model.papers), concepts=len(model.concepts),
@@ -198,19 +199,20 @@ class Exporter:
             remember_run(state, run_fingerprint(self._code, self.seeds_dir, self.vault_dir, run_options), report)
         return report
 
-    def _render(self, model: VaultModel) -> list:
-        """Every note of ``model`` in the chosen format; abstracts' Markdown comes from the state's
-        cache when the same text with the same links was converted before (by the same code)."""
+    @contextmanager
+    def _rendering(self, model: VaultModel) -> Iterator[Iterator[OutputFile]]:
+        """Every note of ``model`` in the chosen format, rendered as it is asked for within the
+        block; abstracts' Markdown comes from the state's cache when the same text with the same
+        links was converted before (by the same code), and what was converted is cached after."""
         from .markdown import conversions  # lazy: start-up time
 
         state = self.session.state
         wanted = {conversion_key(p.abstract.text, p.links): (p.abstract.text, tuple(p.links)) for p in model.papers}
         known = load_conversions(state, self._code, wanted)
         with conversions(dict(known)) as table:
-            files = render(model, self.options.format, self.pm, {"config": self.options.config})
+            yield render_lazily(model, self.options.format, self.pm, {"config": self.options.config})
         if not self.options.dry_run:
             save_conversions(state, self._code, wanted, table, known)
-        return files
 
     def warm(self) -> None:
         """Get ready to ``preview`` the next new seed file quickly (the watcher calls it when a

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 import pluggy
 
@@ -26,6 +26,13 @@ def available_formats(pm: pluggy.PluginManager) -> dict[str, OutputFormat]:
 def render(model: VaultModel, format_name: str, pm: pluggy.PluginManager,
            options: Mapping[str, Any] | None = None) -> list[OutputFile]:
     """Render every note of ``model`` in the format ``format_name``."""
+    return list(render_lazily(model, format_name, pm, options))
+
+
+def render_lazily(model: VaultModel, format_name: str, pm: pluggy.PluginManager,
+                  options: Mapping[str, Any] | None = None) -> Iterator[OutputFile]:
+    """``render``, one note at a time as they are asked for: a sync that writes each note and
+    lets it go never holds the text of every note at once. An unknown format fails at once."""
     formats = available_formats(pm)
     if format_name not in formats:
         known = ", ".join(formats) or "none"
@@ -39,4 +46,4 @@ def render(model: VaultModel, format_name: str, pm: pluggy.PluginManager,
         return outcome.result
 
     context = RenderContext(options=frozen_mapping(options), render_note=render_note)
-    return list(formats[format_name].render(model, context))
+    return iter(formats[format_name].render(model, context))

@@ -275,16 +275,20 @@ class VaultSession:
         papers): nothing is marked removed, and only ``papers`` (id, seed, paragraph, text) are
         recorded -- so that an edit of one of them before the full run is matched to its note.
         """
-        files = list(files)
         seeds = list(seeds)
         run = _Run(self, dry_run)
         try:
             with self.state.transaction():
+                # ``files`` may be rendered as they are asked for: each is written (in batches of
+                # ``_BATCH``) and let go, so the text of every note is never in memory at once
                 for f in files:
                     run.sync_file(f)
+                    run.given(f)
+                    if len(run.pending) >= _BATCH:
+                        run.commit(more=True)
                 run.commit()
                 if seeds and not partial:
-                    run.mark_removed({f.vaultsync_id for f in files if f.vaultsync_id}, set(seeds))
+                    run.mark_removed(run.given_ids, set(seeds))
                 if dry_run:
                     raise _DryRun  # roll the state back
                 if partial:
@@ -294,7 +298,7 @@ class VaultSession:
                     run.save_state(seeds, self._papers)
         except _DryRun:
             pass
-        return run.report(files, seeds)
+        return run.report(seeds)
 
 
 class _DryRun(Exception):
@@ -303,6 +307,9 @@ class _DryRun(Exception):
 
 # Notes derived from the seeds: marked `status: removed` (never deleted) when no longer derived.
 DERIVED_KINDS = ("paper", "concept", "collection")
+# Notes staged before a batch is made durable and renamed into place: a few disk flushes per
+# export rather than one, and only this many notes' sync records in memory at a time.
+_BATCH = 4096
 
 
 class _Run:
@@ -328,6 +335,14 @@ class _Run:
         # notes are written together by ``commit`` (one disk flush), unless the slow path is forced
         self.batch = None if os.environ.get("VAULTSYNC_SLOW_PATH") == "1" else WriteBatch()
         self.pending: list[tuple] = []
+        self.given_ids: set[str] = set()  # the ids of the files given: the others may be marked removed
+        self.given_kinds: dict[str, int] = defaultdict(int)  # how many files of each kind were given
+
+    def given(self, f: OutputFile) -> None:
+        """Count ``f`` for the report and remember its id for ``mark_removed``."""
+        if f.vaultsync_id:
+            self.given_ids.add(f.vaultsync_id)
+        self.given_kinds[f.kind] += 1
 
     def sync_file(self, f: OutputFile) -> None:
         key = f.vaultsync_id or f"path:{f.path}"
@@ -452,9 +467,10 @@ class _Run:
         if f.vaultsync_id:
             self.s._index[f.vaultsync_id] = (rel, f.kind)
 
-    def commit(self) -> None:
-        """Write the staged notes (see ``WriteBatch``); a note saved meanwhile is synced again."""
-        batch, self.batch = self.batch, None  # from here on, write at once
+    def commit(self, more: bool = False) -> None:
+        """Write the staged notes (see ``WriteBatch``); a note saved meanwhile is synced again.
+        ``more``: other notes follow, to be staged in a new batch."""
+        batch, self.batch = self.batch, None  # a note synced again here is written at once
         pending, self.pending = self.pending, []
         for item, error in zip(pending, batch.commit() if batch is not None else ()):
             f, key, rel = item[:3]
@@ -466,6 +482,8 @@ class _Run:
                                    "check the folder's permissions")
             else:
                 self._written(*item)
+        if more and batch is not None:
+            self.batch = WriteBatch()
 
     def _conflict(self, f: OutputFile, rel: str, reason: str, proposed: str | None) -> None:
         copy = f"{CONFLICTS_DIR}/{rel}"
@@ -539,14 +557,13 @@ class _Run:
             st.replace_papers(set(seeds) | {p.seed for p in papers}, papers,
                               forget_ids=self.s._matched.values())
 
-    def report(self, files: list[OutputFile], seeds: list[str]) -> SyncReport:
+    def report(self, seeds: list[str]) -> SyncReport:
         warnings = list(self.warnings)
         if self.skipped:
             warnings.append(f"{self.skipped} note(s) you deleted were not recreated "
                             "(ask to recreate deleted notes to get them back)")
         return SyncReport(
-            papers=sum(f.kind == "paper" for f in files),
-            concepts=sum(f.kind == "concept" for f in files),
+            papers=self.given_kinds["paper"], concepts=self.given_kinds["concept"],
             created=tuple(self.created), updated=tuple(self.updated), unchanged=self.unchanged,
             conflicts=tuple(self.conflicts), removed=tuple(self.removed),
             warnings=tuple(warnings), errors=tuple(self.errors), seeds=tuple(seeds),
