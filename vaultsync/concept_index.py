@@ -7,7 +7,7 @@ vocabulary knows, decides which clusters deserve a shared concept note, and name
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Iterable, Sequence

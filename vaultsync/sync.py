@@ -28,7 +28,7 @@ import json
 import logging
 import os
 from collections import defaultdict
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any, Iterable
 
 import yaml
