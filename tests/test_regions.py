@@ -13,7 +13,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vaultsync.frontmatter_io import (FrontmatterError, dump_frontmatter, merge_frontmatter,
+from vaultsync.frontmatter_io import (FrontmatterError, _read_flat, dump_frontmatter, merge_frontmatter,
                                       read_frontmatter, split_note)
 from vaultsync.regions import END_MARKER, merge_note, render_note
 
@@ -54,6 +54,91 @@ def test_long_lists_and_strings_are_never_wrapped(items):
     text = dump_frontmatter({"title": long, "aliases": items})
     assert read_frontmatter(text) == {"title": long, "aliases": items}
     assert text.count("\n") == 2 + len(items)
+
+
+# Lines like the ones vaultsync writes, and near misses of them (spacing, quoting, comments,
+# escapes, YAML 1.1 words, line endings): the fast reader must read each text exactly as PyYAML
+# does, or hand it to PyYAML.
+_line_values = st.one_of(
+    texts, st.sampled_from(TRICKY),
+    st.builds(lambda t: '"' + t + '"', texts),
+    st.builds(lambda t: '"' + t.replace("\\", "\\\\").replace('"', '\\"') + '"', texts),
+    st.from_regex(r"-?[0-9]{1,4}(\.[0-9]{0,2})?", fullmatch=True),
+    st.sampled_from(["[]", "[ ]", "true", "false", "null", "-0", "0.0", "-3.0", '"\\t"', "'x'"]),
+)
+_line_keys = st.one_of(st.from_regex(r"[a-z][a-z_ ]{0,8}", fullmatch=True), st.sampled_from(TRICKY))
+_flat_lines = st.lists(st.one_of(
+    st.builds(lambda k, v: f"{k}: {v}", _line_keys, _line_values),
+    st.builds(lambda k: f"{k}:", _line_keys),
+    st.builds(lambda v: f"  - {v}", _line_values),
+    st.sampled_from(["", "# note", "- x", "   - y", " - z", "k:  v", "k: v # c", "k: v\r", "k:\t1",
+                     "k: |", "  more", "...", "---"]),
+), max_size=8)
+
+
+_simple_keys = st.from_regex(r"[a-z][a-z_]{0,12}", fullmatch=True)
+_printable = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FFF, blacklist_categories=("Cs", "Cc")),
+                     max_size=20)
+_flat_scalars = st.one_of(_printable, st.sampled_from(TRICKY), st.integers(-10**6, 10**6), st.booleans(),
+                          st.none(), st.integers(-999, 999).map(float))
+_flat_values = st.one_of(_flat_scalars, st.lists(_flat_scalars, max_size=3))
+# A note vaultsync wrote, then one line of it changed into another line (or a near miss).
+_edited_notes = st.builds(
+    lambda data, at, line: _replace_line(dump_frontmatter(data).split("\n")[:-1], at, line),
+    st.dictionaries(_simple_keys, _flat_values, min_size=1, max_size=6), st.integers(0, 20),
+    st.one_of(st.none(), _flat_lines.map(lambda lines: lines[0] if lines else "")),
+)
+
+
+def _replace_line(lines: list[str], at: int, line: str | None) -> list[str]:
+    if line is not None:
+        lines[at % len(lines)] = line
+    return lines
+
+
+@settings(max_examples=400)
+@given(st.one_of(_flat_lines, _edited_notes), st.booleans())
+def test_the_fast_frontmatter_reader_reads_what_pyyaml_reads(lines, final_newline):
+    text = "\n".join(lines) + ("\n" if final_newline else "")
+    fast = _read_flat(text)
+    if fast is None:
+        return
+    for loader in {yaml.SafeLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)}:
+        expected = yaml.load(text, Loader=loader)
+        assert fast == expected and list(fast) == list(expected), (text, loader)
+        assert [type(v) for v in fast.values()] == [type(v) for v in expected.values()]
+
+
+@given(st.dictionaries(st.one_of(_simple_keys, keys), st.one_of(values, _flat_values), max_size=8))
+def test_the_fast_reader_reads_the_flat_notes_vaultsync_writes(data):
+    text = dump_frontmatter(data)
+    fast = _read_flat(text)
+    if fast is not None:
+        assert fast == yaml.load(text, Loader=yaml.SafeLoader) == data
+
+
+NEAR_MISSES = [*TRICKY, "007", "-01", "0123", "1_0", "+5", "1.", "1.50", "1.0e3", "-0.0", "0.0", "12.0",
+               "true ", "True", "NULL", '"a\\tb"', '"a\\\\b"', '"a\\"b"', '"\\u00e9"', '"x" # c', "'x'",
+               '"unterminated', '""', '"  spaced  "', "[]", "[a]", "{}", "x # c", "a  b", "é", "a'b"]
+
+
+@pytest.mark.parametrize("scalar", NEAR_MISSES)
+def test_the_fast_reader_reads_each_scalar_as_pyyaml_or_not_at_all(scalar):
+    for text in (f"k: {scalar}\n", f"k:\n  - {scalar}\n", f"a: 1\nk: {scalar}\nz:\n  - x\n"):
+        fast = _read_flat(text)
+        if fast is not None:
+            try:
+                expected = yaml.load(text, Loader=yaml.SafeLoader)
+            except yaml.YAMLError:
+                raise AssertionError(f"read {text!r}, which PyYAML rejects") from None
+            assert fast == expected and type(fast["k"]) is type(expected["k"]), text
+
+
+def test_the_fast_reader_takes_a_typical_paper_note():
+    meta = {"vaultsync_id": "edafe1a2ac5e0b4f", "type": "paper", "title": "AOEPT — a prompt: fashion",
+            "aliases": ["AOEPT", "MCP"], "collection": "[[ICML 2026 Papers]]", "year": 2026,
+            "concepts": ["[[Prompt Tuning]]"], "urls": [], "score": 3.0, "draft": False, "x": None}
+    assert _read_flat(dump_frontmatter(meta)) == meta
 
 
 def _npm_yaml() -> Path | None:

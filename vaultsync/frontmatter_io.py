@@ -52,20 +52,25 @@ def split_note(text: str) -> tuple[str | None, str]:
     first = text if first_end < 0 else text[:first_end]
     if first.rstrip() != "---":
         return None, text
-    start = pos = first_end + 1 if first_end >= 0 else len(text)
-    while pos < len(text):
-        end = text.find("\n", pos)
-        line_end = len(text) if end < 0 else end + 1
-        if text[pos:line_end].rstrip() == "---":
-            return text[start:pos], text[line_end:]
-        pos = line_end
-    raise FrontmatterError("the frontmatter has no closing '---' line")
+    start = first_end + 1 if first_end >= 0 else len(text)
+    fence = _FENCE_LINE.search(text, start)
+    if fence is None:
+        raise FrontmatterError("the frontmatter has no closing '---' line")
+    return text[start:fence.start()], text[fence.end():]
+
+
+# A line that is ``---`` once trailing whitespace is stripped (``str.rstrip``'s whitespace is
+# ``\s``'s), with its line ending.
+_FENCE_LINE = re.compile(r"^---[^\S\n]*(?:\n|\Z)", re.M)
 
 
 def read_frontmatter(yaml_text: str | None) -> dict[str, Any]:
     """Parse frontmatter YAML into a dict; ``{}`` for none or empty. Raises ``FrontmatterError``."""
     if yaml_text is None or not yaml_text.strip():
         return {}
+    flat = _read_flat(yaml_text) if os.environ.get("VAULTSYNC_SLOW_PATH") != "1" else None
+    if flat is not None:
+        return flat
     try:
         data = yaml.load(yaml_text, Loader=_Loader)
     except yaml.YAMLError as exc:
@@ -77,6 +82,72 @@ def read_frontmatter(yaml_text: str | None) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise FrontmatterError("the frontmatter is not a list of properties")
     return data
+
+
+_FLAT_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_FLAT_FLOAT = re.compile(r"-?(?:0|[1-9][0-9]*)\.0")
+_FLAT_QUOTED = re.compile(r'"((?:[^"\\]|\\[\\"])*)"')
+_FLAT_UNESCAPE = re.compile(r"\\(.)")
+_FLAT_WORDS = {"true": True, "false": False, "null": None}
+
+
+def _read_flat(yaml_text: str) -> dict[str, Any] | None:
+    """The frontmatter ``dump_frontmatter`` writes for flat data (``key: scalar``, ``key: []``,
+    ``key:`` then ``  - scalar`` lines), read without PyYAML -- what a digest or a re-export
+    reads back from tens of thousands of notes. Exactly what YAML reads, or None for any line
+    outside that narrow form (comments, other indents, duplicate keys, other scalars...), which
+    PyYAML then reads."""
+    data: dict[str, Any] = {}
+    items: list | None = None  # the list being read, after a ``key:`` line
+    for line in yaml_text.split("\n")[:-1] if yaml_text.endswith("\n") else yaml_text.split("\n"):
+        if line.startswith("  - ") and items is not None:
+            value = _flat_value(line[4:])
+            if value is _MISSING:
+                return None
+            items.append(value)
+            continue
+        if items is not None and not items:
+            return None  # ``key:`` with no items is null in YAML: rare, left to PyYAML
+        items = None
+        key, colon, rest = line.partition(":")
+        if not colon or key in data or not plain_is_safe(key):
+            return None
+        if not rest:
+            items = data[key] = []
+        elif rest == " []":
+            data[key] = []
+        elif rest.startswith(" "):
+            value = _flat_value(rest[1:])
+            if value is _MISSING:
+                return None
+            data[key] = value
+        else:
+            return None
+    if items is not None and not items:
+        return None
+    return data
+
+
+@functools.lru_cache(maxsize=65_536)  # links, tags, collections: the same in many notes
+def _flat_value(text: str) -> Any:
+    """A scalar as ``_flat_scalar`` writes it, read back; ``_MISSING`` for anything else."""
+    if text.startswith('"'):
+        m = _FLAT_QUOTED.fullmatch(text)
+        if m is None:
+            return _MISSING
+        value = m.group(1)
+        if "\\" in value:
+            value = _FLAT_UNESCAPE.sub(r"\1", value)
+        return value if _QUOTED_AS_IS.fullmatch(value) else _MISSING
+    if plain_is_safe(text):
+        return text
+    if text in _FLAT_WORDS:
+        return _FLAT_WORDS[text]
+    if _FLAT_INT.fullmatch(text):
+        return int(text)
+    if _FLAT_FLOAT.fullmatch(text):
+        return float(text)
+    return _MISSING
 
 
 @functools.lru_cache(maxsize=65_536)  # keys, tags, links: the same strings in every note

@@ -91,7 +91,8 @@ def update_digest(vault: Path, report: SyncReport, *, daily: bool = False,
     vault = Path(vault)
     today = today or digest_date()
     seen = _load_seen(vault)
-    entries = digest_entries(vault, report, seen)
+    ids: dict[str, str | None] = {}
+    entries = digest_entries(vault, report, seen, ids)
     written, problems = [], []
     if entries:
         try:
@@ -104,38 +105,49 @@ def update_digest(vault: Path, report: SyncReport, *, daily: bool = False,
         except (OSError, VaultsyncError) as error:
             problems.append(f"what's new was not fully written: {error}")
     try:
-        _save_seen(vault, seen, report)
+        _save_seen(vault, seen, report, ids)
     except (OSError, VaultsyncError) as error:
         problems.append(f"{SEEN_FILE}: could not be written ({error})")
     return DigestUpdate(tuple(entries), tuple(written), tuple(problems))
 
 
-def digest_entries(vault: Path, report: SyncReport, seen: set[str] | None) -> list[DigestEntry]:
+def digest_entries(vault: Path, report: SyncReport, seen: set[str] | None,
+                   ids: dict[str, str | None] | None = None) -> list[DigestEntry]:
     """One entry per paper note created, or updated under an id not in ``seen`` (``None``: no
-    record, so updates never count). Notes that are not papers, or are marked removed, are skipped."""
+    record, so updates never count). Notes that are not papers, or are marked removed, are skipped.
+    ``ids`` is given the paper id (or None) of each note read, so no note is read twice."""
     entries = []
+    ids = {} if ids is None else ids
     changes = [(p, False) for p in report.created]
     changes += [(p, True) for p in report.updated]
     for rel, updated in changes:
-        if updated and (seen is None or note_head(str(vault / rel)).get("vaultsync_id") in seen):
-            continue  # an update, not news: decided from the note's first lines
-        meta = _paper_meta(vault / rel)
-        if meta is None or (updated and (seen is None or meta.get("vaultsync_id") in seen)):
+        if updated:
+            head = note_head(str(vault / rel))
+            ids[rel] = head.get("vaultsync_id") if head.get("type") == "paper" else None
+            if seen is None or ids[rel] in seen:
+                continue  # an update, not news: decided from the note's first lines
+        meta = _note_meta(vault / rel)
+        if meta is None:
+            continue
+        is_paper = meta.get("type") == "paper"
+        if not updated:  # the id ``_save_seen`` records, as ``note_head`` would read it
+            ids[rel] = str(meta.get("vaultsync_id") or "") or None if is_paper else None
+        if not is_paper or meta.get("status") == "removed":
+            continue
+        if updated and (seen is None or meta.get("vaultsync_id") in seen):
             continue
         entries.append(_entry(PurePosixPath(rel).stem, meta, edited=updated))
     return entries
 
 
-def _paper_meta(path: Path) -> dict[str, Any] | None:
+def _note_meta(path: Path) -> dict[str, Any] | None:
+    """The frontmatter of a Markdown note; None for any other file or one that cannot be read."""
     if path.suffix != ".md":
         return None
     try:
-        meta = read_frontmatter(split_note(path.read_text("utf-8"))[0])
+        return read_frontmatter(split_note(path.read_text("utf-8"))[0])
     except (OSError, UnicodeDecodeError, FrontmatterError):
         return None
-    if meta.get("type") != "paper" or meta.get("status") == "removed":
-        return None
-    return meta
 
 
 def _entry(name: str, meta: dict[str, Any], edited: bool) -> DigestEntry:
@@ -258,13 +270,17 @@ def _load_seen(vault: Path) -> set[str] | None:
         return None
 
 
-def _save_seen(vault: Path, seen: set[str] | None, report: SyncReport) -> None:
-    if seen is None:  # first digest: every paper now in the vault counts as seen
-        seen = set(_vault_paper_ids(vault))
+def _save_seen(vault: Path, seen: set[str] | None, report: SyncReport,
+               ids: dict[str, str | None] | None = None) -> None:
+    """Add the ids of the papers in ``report`` (``ids``: those already read) to ``seen``, and save it."""
+    ids = {} if ids is None else ids
     for rel in (*report.created, *report.updated):
-        head = note_head(str(vault / rel))
-        if head.get("type") == "paper" and head.get("vaultsync_id"):
-            seen.add(head["vaultsync_id"])
+        if rel not in ids:
+            head = note_head(str(vault / rel))
+            ids[rel] = head.get("vaultsync_id") if head.get("type") == "paper" else None
+    if seen is None:  # first digest: every paper now in the vault counts as seen
+        seen = set(_vault_paper_ids(vault, ids))
+    seen.update(i for i in ids.values() if i)
     text = json.dumps({"papers": sorted(seen)}, indent=0) + "\n"
     target = vault / SEEN_FILE
     if not seen and not target.exists():
@@ -273,11 +289,16 @@ def _save_seen(vault: Path, seen: set[str] | None, report: SyncReport) -> None:
         write_note_atomically(SEEN_FILE, text, vault=vault)
 
 
-def _vault_paper_ids(vault: Path) -> Iterable[str]:
+def _vault_paper_ids(vault: Path, known: Mapping[str, str | None]) -> Iterable[str]:
+    """The id of every paper note in the vault; ``known`` (vault-relative path -> id) are not read."""
     for folder, dirs, files in os.walk(vault):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
+        rel_folder = os.path.relpath(folder, vault)
         for name in files:
             if name.endswith(".md") and not name.startswith("."):
+                rel = name if rel_folder == "." else f"{rel_folder}/{name}".replace(os.sep, "/")
+                if rel in known:
+                    continue
                 head = note_head(os.path.join(folder, name))
                 if head.get("type") == "paper" and head.get("vaultsync_id"):
                     yield head["vaultsync_id"]
