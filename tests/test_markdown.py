@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -395,3 +396,25 @@ def test_hostile_abstract_passes_vaultcheck(tmp_path):
     failing = {k: v["examples"] for k, v in report["checks"].items() if v["severity"] == "error" and v["count"]}
     assert report["errors"] == 0, failing
     assert report["stats"]["resolved_links"] == report["stats"]["links"] == 3
+
+
+def test_conversions_ahead_answer_as_the_pool_delivers_them_in_any_order(monkeypatch):
+    from vaultsync import extract, markdown
+    from vaultsync.markdown import abstract_to_markdown, converted_ahead
+
+    monkeypatch.setattr(extract, "POOL_THRESHOLD", 10)
+    items = [(f"Abstract {i} uses *graph neural networks* and $x_{i}$ with GNNs.",
+              (("graph neural networks", "Graph Neural Networks"),) if i % 3 else ()) for i in range(1300)]
+    want = [abstract_to_markdown(text, links) for text, links in items]  # no pool, no table
+    order = [1299, 0, 1, 700, *range(2, 1300)]  # a late chunk first: the ones before it wait in the table
+    parent, convert = os.getpid(), markdown.link_first_mentions
+
+    def in_the_pool_only(*args):
+        assert os.getpid() != parent, "converted again in this process, not taken from the pool"
+        return convert(*args)
+
+    monkeypatch.setattr(markdown, "link_first_mentions", in_the_pool_only)
+    with converted_ahead(items):
+        got = {i: abstract_to_markdown(*items[i]) for i in order}
+    assert [got[i] for i in range(1300)] == want
+    assert "[[Graph Neural Networks|graph neural networks]]" in want[1]

@@ -256,9 +256,11 @@ def conversions(table: dict[tuple[str, tuple], str]) -> Iterator[dict[tuple[str,
 @contextmanager
 def converted_ahead(items: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> Iterator[None]:
     """Within the block, ``abstract_to_markdown`` answers for ``items`` (text, links) from a
-    table converted ahead by a process pool, when there are enough of them to pay for one
-    (the same rule as extraction; never with ``VAULTSYNC_SLOW_PATH=1``)."""
-    global _remembered
+    process pool converting them ahead, in order, when there are enough of them to pay for one
+    (the same rule as extraction; never with ``VAULTSYNC_SLOW_PATH=1``). The block starts at
+    once: the caller renders and writes the first notes while the pool converts the next ones,
+    so the caller asks for them in ``items``' order."""
+    global _remembered, _pending
     from .extract import POOL_THRESHOLD, SLOW_PATH_ENV  # lazy: start-up time
 
     workers = min(os.cpu_count() or 1, 4)
@@ -266,25 +268,29 @@ def converted_ahead(items: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> I
             or "fork" not in multiprocessing.get_all_start_methods()):
         yield
         return
-    previous = _remembered
+    previous, previous_pending = _remembered, _pending
     table = previous if previous is not None else {}  # filled in place: a caller may hold it
     todo = list(dict.fromkeys(key for key in ((text, tuple(links)) for text, links in items) if key not in table))
     if len(todo) < POOL_THRESHOLD:  # e.g. a watcher's round: most are remembered already
         yield
         return
     chunks = [todo[i:i + 500] for i in range(0, len(todo), 500)]
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        for chunk, converted in zip(chunks, pool.map(_convert_chunk, chunks)):
-            table.update(zip(chunk, converted))
-    _remembered = table
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
     try:
+        _remembered = table
+        _pending = zip(chunks, pool.map(_convert_chunk, chunks))
         yield
     finally:
-        _remembered = previous
+        pool.shutdown(cancel_futures=True)
+        _remembered, _pending = previous, previous_pending
 
 
 def _convert_chunk(keys: Sequence[tuple[str, tuple]]) -> list[str]:
     return [link_first_mentions(escape_markdown(latex_to_markdown(text)), links) for text, links in keys]
+
+
+# Chunks a pool is converting (see ``converted_ahead``): (keys, their Markdown), in order.
+_pending: Iterator[tuple[Sequence[tuple[str, tuple]], list[str]]] | None = None
 
 
 def abstract_to_markdown(text: str, links: Sequence[tuple[str, str]] = ()) -> str:
@@ -293,6 +299,12 @@ def abstract_to_markdown(text: str, links: Sequence[tuple[str, str]] = ()) -> st
         return link_first_mentions(escape_markdown(latex_to_markdown(text)), links)
     key = (text, tuple(links))
     markdown = _remembered.get(key)
+    while markdown is None and _pending is not None:
+        chunk = next(_pending, None)  # wait for the pool's next chunk (it converts them in order)
+        if chunk is None:
+            break
+        _remembered.update(zip(*chunk))
+        markdown = _remembered.get(key)
     if markdown is None:
         if len(_remembered) >= _REMEMBER_AT_MOST:
             _remembered.clear()

@@ -8,6 +8,7 @@ only abstracts it has not seen, so a new seed file costs little more than its ow
 from __future__ import annotations
 
 import logging
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -65,6 +66,7 @@ class Exporter:
         self._primed = False  # the extractors have run in this process
         self._remembering = False  # this exporter keeps abstracts' Markdown in memory
         self._previewed: SyncReport | None = None  # what previews wrote since the last run
+        self._stage: tuple[str, float] | None = None  # the stage under way and when it began (``-v``)
 
     def __enter__(self) -> "Exporter":
         self.session.__enter__()
@@ -77,11 +79,23 @@ class Exporter:
             remember_conversions(False)
         self.session.__exit__(*exc)
 
-    def _step(self, stage: str, done: int | None = None, total: int | None = None) -> None:
+    def _step(self, stage: str | None, done: int | None = None, total: int | None = None) -> None:
+        """Report that ``stage`` begins (None: the last one ended), or how far it got."""
+        if done is None:
+            self._timed(stage)
+        if stage is None:
+            return
         if self.options.progress is not None:
             self.options.progress(stage, done, total)
         elif done is None:
             log.debug("stage: %s", stage)
+
+    def _timed(self, stage: str | None) -> None:
+        """With ``-v``: how long the stage that ends took."""
+        now = time.perf_counter()
+        if self._stage is not None:
+            log.debug("%s took %.2f s", self._stage[0], now - self._stage[1])
+        self._stage = (stage, now) if stage is not None else None
 
     def read(self) -> ReadResult:
         """Every seed file, re-reading only those whose stat signature changed."""
@@ -163,6 +177,7 @@ class Exporter:
         file that is gone (since the last run, or since the state last saw it) has its papers
         marked removed.
         """
+        self._stage = None
         for relative in changed or ():
             self._seeds.pop(relative, None)
         state = self.session.state
@@ -193,10 +208,12 @@ class Exporter:
                          warnings=report.warnings + problems, errors=report.errors + tuple(read.failed),
                          seeds=tuple(seed.path for seed in read.seeds))
         if not self.options.dry_run:
+            self._timed("after-sync hooks (the digest)")
             outcome = call_safely(self.pm, "vaultsync_sync_finished", report=report, vault=self.vault_dir,
                                   config=self.options.config)
             report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures))
             remember_run(state, run_fingerprint(self._code, self.seeds_dir, self.vault_dir, run_options), report)
+        self._step(None)
         return report
 
     @contextmanager
