@@ -66,7 +66,7 @@ class Exporter:
         self._primed = False  # the extractors have run in this process
         self._remembering = False  # this exporter keeps abstracts' Markdown in memory
         self._previewed: SyncReport | None = None  # what previews wrote since the last run
-        self._stage: tuple[str, float] | None = None  # the stage under way and when it began (``-v``)
+        self._stage: tuple[str, tuple[float, float, float]] | None = None  # under way, begun when (-v)
 
     def __enter__(self) -> "Exporter":
         self.session.__enter__()
@@ -91,10 +91,15 @@ class Exporter:
             log.debug("stage: %s", stage)
 
     def _timed(self, stage: str | None) -> None:
-        """With ``-v``: how long the stage that ends took."""
-        now = time.perf_counter()
+        """With ``-v``: how long the stage that ends took, and the CPU time it used here and in
+        worker processes (what a busy machine does not change)."""
+        if not log.isEnabledFor(logging.DEBUG):
+            return
+        now = (time.perf_counter(), time.process_time(), _children_cpu())
         if self._stage is not None:
-            log.debug("%s took %.2f s", self._stage[0], now - self._stage[1])
+            name, then = self._stage
+            log.debug("%s took %.2f s (CPU: %.2f s in this process, %.2f s in workers)", name,
+                      now[0] - then[0], now[1] - then[1], now[2] - then[2])
         self._stage = (stage, now) if stage is not None else None
 
     def read(self) -> ReadResult:
@@ -278,6 +283,16 @@ class Exporter:
         model = link(abstracts, extracted, LinkOptions(existing, frozenset(session.deleted_ids()), user_concepts))
         self._model = None if self.options.dry_run else model
         return read, extracted, model
+
+
+def _children_cpu() -> float:
+    """CPU seconds used by this process's finished workers (pools are shut down by then)."""
+    try:
+        import resource  # lazy, and not on Windows
+    except ImportError:
+        return 0.0
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _merged(first: SyncReport, then: SyncReport) -> SyncReport:
