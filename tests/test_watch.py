@@ -335,3 +335,33 @@ def test_falls_back_to_polling_when_native_watching_cannot_start(tmp_path, monke
     finally:
         observer.stop()
         observer.join()
+
+
+def test_a_stop_or_a_new_file_never_aborts_a_round_that_is_writing(tmp_path, monkeypatch):
+    """The export tells its progress how many notes it wrote and when it ends ('finish'); the
+    watcher aborts at a stage's start before writing, never while notes are being written."""
+    from vaultsync.pipeline import ExportOptions, Exporter
+    from vaultsync.plugins import get_plugin_manager
+    from vaultsync.watch import Stopped, Superseded, Watcher
+
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / "a.txt").write_text("Test Papers\n\n" + "\n\n".join(
+        f"We study graph neural networks for task {i} with reinforcement learning." for i in range(300)) + "\n")
+    told = []
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+    options = ExportOptions(progress=lambda stage, done, total: told.append((stage, done)))
+    with Exporter(seeds, tmp_path / "vault", get_plugin_manager(), options) as exporter:
+        exporter.run()
+        assert ("write", 256) in told and told[-1] == ("finish", None)
+
+        watcher = Watcher(exporter)
+        watcher.stop.set()
+        watcher._may_put_off, watcher._queue = True, ["more.txt"]
+        watcher._progress("write", 512, None)  # counting written notes: goes on
+        watcher._progress("finish")  # the digest, after every note is written: goes on
+        with pytest.raises(Stopped):
+            watcher._progress("link")
+        watcher.stop.clear()
+        with pytest.raises(Superseded):
+            watcher._progress("write")  # about to write: a newer file puts the round off

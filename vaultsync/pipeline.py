@@ -90,6 +90,14 @@ class Exporter:
         elif done is None:
             log.debug("stage: %s", stage)
 
+    def _counted(self, files: Iterable[OutputFile]) -> Iterator[OutputFile]:
+        """``files``, telling the progress bar how many were written (how many there are is the
+        format's business: the bar counts without a total)."""
+        for done, f in enumerate(files):
+            if done % 256 == 0 and done:
+                self._step("write", done, None)
+            yield f
+
     def _timed(self, stage: str | None) -> None:
         """With ``-v``: how long the stage that ends took, and the CPU time it used here and in
         worker processes (what a busy machine does not change)."""
@@ -205,7 +213,7 @@ class Exporter:
         with self._rendering(model) as files:  # rendered as the sync writes them: never all at once
             self._step("write")
             gone = {p.seed for p in state.papers()} - set(self._seeds)
-            report = self.session.apply(files, seeds=[seed.path for seed in read.seeds] + sorted(gone),
+            report = self.session.apply(self._counted(files), seeds=[seed.path for seed in read.seeds] + sorted(gone),
                                         dry_run=self.options.dry_run)
         if self._previewed is not None:  # one round: the notes the preview wrote count as this run's
             report, self._previewed = _merged(self._previewed, report), None
@@ -213,7 +221,7 @@ class Exporter:
                          warnings=report.warnings + problems, errors=report.errors + tuple(read.failed),
                          seeds=tuple(seed.path for seed in read.seeds))
         if not self.options.dry_run:
-            self._timed("after-sync hooks (the digest)")
+            self._step("finish")  # the after-sync hooks: the digest of what's new
             outcome = call_safely(self.pm, "vaultsync_sync_finished", report=report, vault=self.vault_dir,
                                   config=self.options.config)
             report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures))

@@ -443,9 +443,12 @@ class Watcher:
         return report
 
     def _progress(self, stage: str, done: int | None = None, total: int | None = None) -> None:
-        """``ExportOptions.progress``: abort at a stage boundary before writing if asked to stop."""
+        """``ExportOptions.progress``: abort before writing if asked to stop or if more seed files
+        changed -- never once the notes are being written (``write`` counting them, ``finish``)."""
+        if stage in ("write", "finish") and done is not None:
+            return
         log.debug("stage: %s %s/%s", stage, done, total)
-        if stage != "write" and self.stop.is_set():
+        if stage not in ("write", "finish") and self.stop.is_set():
             raise Stopped()
         if stage in ("render", "write") and self._may_put_off and len(getattr(self, "_queue", ())):
             raise Superseded()

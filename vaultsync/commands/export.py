@@ -89,7 +89,8 @@ class _progress:
             if not self.bar.live.is_started and time.monotonic() - started > 0.5:
                 self.bar.start()
             label = {"read": "reading seeds", "extract": "extracting concepts", "link": "linking concepts",
-                     "render": "rendering notes", "write": "writing notes"}.get(stage, stage)
+                     "render": "rendering notes", "write": "writing notes",
+                     "finish": "noting what's new"}.get(stage, stage)
             nonlocal task
             if label != self.bar.tasks[-1].description:  # a new stage: a fresh bar, or a spinner
                 self.bar.remove_task(task)
