@@ -64,9 +64,13 @@ def _normal_body(body: str) -> str:
 
 def render_note(frontmatter: Mapping[str, Any] | None, body: str) -> str:
     """A fresh note: frontmatter, then the whole body as the generated region."""
-    body = _normal_body(body)
+    return _fresh_note(frontmatter, _normal_body(body), region_sha(_normal_body(body)))
+
+
+def _fresh_note(frontmatter: Mapping[str, Any] | None, body: str, sha: str) -> str:
+    """``render_note`` of a body already normalised, whose ``region_sha`` is ``sha``."""
     head = f"---\n{dump_frontmatter(frontmatter)}---\n" if frontmatter is not None else ""
-    return f"{head}{begin_marker(body)}\n{body}{END_MARKER}\n"
+    return f"{head}%% vaultsync:begin sha={sha} %%\n{body}{END_MARKER}\n"
 
 
 def merge_note(
@@ -90,10 +94,11 @@ def merge_note(
     """
     if body is not None:
         body = _normal_body(body)
+    new_sha = region_sha(body or "")
     if existing_text is None:
-        text = render_note(frontmatter, body or "")
-        return MergeResult(text, text, None, region_sha(body or "") if body is not None else None)
-    fresh = render_note(frontmatter, body) if body is not None else existing_text
+        text = _fresh_note(frontmatter, body or "", new_sha)
+        return MergeResult(text, text, None, new_sha if body is not None else None)
+    fresh = _fresh_note(frontmatter, body, new_sha) if body is not None else existing_text
 
     try:
         yaml_text, rest = split_note(existing_text)
@@ -122,7 +127,6 @@ def merge_note(
     region = rest[region_start:end.start()]
     written_sha = begin.group("sha") or last_region_sha
     user_edited = region != body and (written_sha is None or region_sha(region) != written_sha)
-    new_sha = region_sha(body)
     if user_edited:
         proposed = head + rest[:begin.start()] + begin_marker(body) + "\n" + body + rest[end.start():]
         if written_sha is None or new_sha != written_sha:
