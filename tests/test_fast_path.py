@@ -69,3 +69,23 @@ def test_re_exporting_an_unchanged_corpus_writes_nothing(seeds, tmp_path, monkey
     assert first.created and not again.created and not again.updated and not again.removed
     assert again.unchanged == len(first.created) + len(first.updated) + first.unchanged
     assert {p: (p.stat().st_mtime_ns, p.stat().st_ino) for p in vault.rglob("*.md")} == before
+
+
+def test_the_pool_sends_each_extraction_as_the_cache_stores_it(seeds, monkeypatch):
+    from vaultsync.extract import extract_all
+    from vaultsync.read import read_seeds
+    from vaultsync.records import ExtractContext
+    from vaultsync.run_cache import decode_extraction
+
+    monkeypatch.setattr(extract, "POOL_THRESHOLD", 100)
+    monkeypatch.delenv("VAULTSYNC_SLOW_PATH", raising=False)
+    pm = get_plugin_manager()
+    abstracts = [a for s in read_seeds(seeds, pm).seeds for a in s.abstracts]
+    encoded: dict[str, bytes] = {}
+    pooled = extract_all(abstracts, pm, ExtractContext(), workers=2, encoded=encoded)
+    alone = extract_all(abstracts, pm, ExtractContext(), workers=1)
+    assert pooled == alone
+    assert set(encoded) == {a.id for a in abstracts}
+    assert [decode_extraction(encoded[a.id]) for a in abstracts] == alone
+    mentions = [m for facts in pooled for m in facts.extraction.concepts]
+    assert len({id(m) for m in mentions}) == len(set(mentions)) < len(mentions)  # equal ones are shared

@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import operator
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import pluggy
 
 from .collector import collector_paused
 from .plugins import HookOutcome, call_each, call_safely
-from .records import Abstract, ConceptMention, ExtractContext, Extraction, PaperName, mention_from_fields
+from .records import Abstract, ExtractContext, Extraction, PaperName
 
 log = logging.getLogger(__name__)
 
@@ -77,23 +76,28 @@ def _named(abstract: Abstract, found: HookOutcome, pm: pluggy.PluginManager, whe
 _WORKER: tuple[pluggy.PluginManager, ExtractContext] | None = None
 
 
-def _extract_chunk(abstracts: Sequence[Abstract]) -> list[Extracted]:
+def _extract_chunk(abstracts: Sequence[Abstract]) -> list[bytes]:
+    """In a pool's worker: the chunk's extractions, each as the extraction cache stores it
+    (marshalled tuples: a fraction of the cost of pickling the records, both ways)."""
+    from .run_cache import encode_extraction
+
     assert _WORKER is not None
-    return _extract_chunk_with(abstracts, _WORKER)
+    return [encode_extraction(facts) for facts in _extract_chunk_with(abstracts, _WORKER)]
 
 
 def extract_all(
     abstracts: Sequence[Abstract], pm: pluggy.PluginManager, context: ExtractContext, workers: int | None = None,
-    on_progress: Callable[[int, int], None] | None = None,
+    on_progress: Callable[[int, int], None] | None = None, encoded: dict[str, bytes] | None = None,
 ) -> list[Extracted]:
     """Extract every abstract, in order; uses a process pool for large jobs where fork exists.
 
-    ``on_progress(done, total)`` is told how far it got, every few hundred abstracts."""
+    ``on_progress(done, total)`` is told how far it got, every few hundred abstracts.
+    ``encoded``, if given, receives (abstract id -> bytes) the extractions the pool's workers sent
+    already encoded for the extraction cache (``run_cache.save_extractions`` takes them as they are)."""
     global _WORKER
     workers = workers if workers is not None else min(os.cpu_count() or 1, 4)
     chunks = [abstracts[i:i + _CHUNK] for i in range(0, len(abstracts), _CHUNK)]
     done: list[Extracted] = []
-    shared = None  # results unpickled from the pool: each chunk brings its own copies
     if os.environ.get(SLOW_PATH_ENV) == "1":  # one abstract at a time, every plugin in turn
         results = ([extract_one(abstract, pm, context) for abstract in chunk] for chunk in chunks)
     elif len(abstracts) < POOL_THRESHOLD or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
@@ -101,12 +105,11 @@ def extract_all(
     else:
         _WORKER = (pm, context)
         pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
-        results = pool.map(_extract_chunk, chunks)
-        shared = _Shared()
+        results = _decoded(chunks, pool.map(_extract_chunk, chunks), pm, context, encoded)
     try:
         with collector_paused():  # everything extracted stays alive: see extract_many
             for chunk in results:
-                done.extend(map(shared.extracted, chunk) if shared is not None else chunk)
+                done.extend(chunk)
                 if on_progress is not None:
                     on_progress(len(done), len(abstracts))
     finally:
@@ -116,47 +119,25 @@ def extract_all(
     return done
 
 
+def _decoded(chunks, results, pm: pluggy.PluginManager, context: ExtractContext,
+             encoded: dict[str, bytes] | None) -> Iterator[list[Extracted]]:
+    """The pool's encoded chunks, decoded: one copy of each mention and string they repeat
+    (``run_cache.Sharing``), each record kept in ``encoded`` for the cache."""
+    from .run_cache import Sharing, decode_extraction
+
+    shared = Sharing()
+    for chunk, records in zip(chunks, results):
+        facts = []
+        for abstract, data in zip(chunk, records):
+            found = decode_extraction(data, shared)
+            if found is None:  # cannot happen with the records vaultsync writes; never lose one
+                found = extract_one(abstract, pm, context)
+            elif encoded is not None:
+                encoded[abstract.id] = data
+            facts.append(found)
+        yield facts
+
+
 def _extract_chunk_with(abstracts: Sequence[Abstract], setup) -> list[Extracted]:
     pm, context = setup
     return extract_many(abstracts, pm, context)
-
-
-_MENTION_FIELDS = operator.attrgetter("name", "kind", "surfaces", "aliases", "score", "broader", "canonical")
-
-
-class _Shared:
-    """One copy of each concept mention, string and tuple of strings the extractions repeat.
-
-    Abstracts name the same concepts, kinds and aliases again and again, but each chunk of
-    results is unpickled from its own process with its own copies: 20,000 abstracts bring some
-    600,000 mentions of which 430,000 differ, and 800,000 strings of which 90,000 differ.
-    Sharing them makes the extractions, alive until the link stage is done, a third smaller.
-    The records are rebuilt (equal to the ones given), not changed."""
-
-    def __init__(self) -> None:
-        self._values: dict = {}  # string or tuple of strings -> its one copy
-        self._mentions: dict[tuple, ConceptMention] = {}  # a mention's fields -> its one copy
-
-    def one(self, value):
-        return self._values.setdefault(value, value)
-
-    def strings(self, values: tuple[str, ...]) -> tuple[str, ...]:
-        if not values:
-            return ()
-        found = self._values.get(values)
-        return found if found is not None else self.one(tuple(map(self.one, values)))
-
-    def mention(self, m: ConceptMention) -> ConceptMention:
-        found = self._mentions.get(_MENTION_FIELDS(m))
-        if found is None:
-            one, strings = self.one, self.strings
-            fields = (one(m.name), one(m.kind), strings(m.surfaces), strings(m.aliases), m.score,
-                      strings(m.broader), m.canonical)  # the key holds the shared copies only
-            found = self._mentions[fields] = mention_from_fields(*fields)
-        return found
-
-    def extracted(self, facts: Extracted) -> Extracted:
-        found = facts.extraction
-        extraction = Extraction(tuple(map(self.mention, found.concepts)), self.strings(found.paper_aliases),
-                                found.metadata)
-        return Extracted(extraction, facts.name, facts.problems)

@@ -175,12 +175,13 @@ class Exporter:
             self._extracted.update(load_extractions(state, fingerprint, missing))
         fresh = {a.id: a for a in abstracts if a.id not in self._extracted}
         context = ExtractContext(vault=str(self.vault_dir.resolve()), config=self.options.config, taught=taught)
-        extracted_now = extract_all(list(fresh.values()), self.pm, context,
+        encoded: dict[str, bytes] = {}  # what a pool's workers sent, as the cache stores it
+        extracted_now = extract_all(list(fresh.values()), self.pm, context, encoded=encoded,
                                     on_progress=lambda done, total: self._step("extract", done, total))
         for abstract, facts in zip(fresh.values(), extracted_now):
             self._extracted[abstract.id] = facts
         if fresh and not self.options.dry_run:
-            save_extractions(state, fingerprint, {i: self._extracted[i] for i in fresh}, live)
+            save_extractions(state, fingerprint, {i: encoded.get(i) or self._extracted[i] for i in fresh}, live)
         return [self._extracted[a.id] for a in abstracts]
 
     def run(self, changed: Iterable[str] | None = None) -> SyncReport:
