@@ -215,11 +215,7 @@ def _flat_scalar(value: Any) -> str | None:
     """``value`` as ``dump_frontmatter``'s YAML writes it, or None when only PyYAML knows how."""
     kind = type(value)
     if kind is str:
-        if plain_is_safe(value):
-            return value
-        if _QUOTED_AS_IS.fullmatch(value):
-            return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        return None
+        return _flat_string(value)
     if kind is bool:
         return "true" if value else "false"
     if kind is int:
@@ -228,6 +224,15 @@ def _flat_scalar(value: Any) -> str | None:
         return "null"
     if kind is float and math.isfinite(value) and value == int(value) and abs(value) < 1e15:
         return f"{value:.1f}"
+    return None
+
+
+@functools.lru_cache(maxsize=65_536)  # links, tags, collections: the same in many notes
+def _flat_string(value: str) -> str | None:
+    if plain_is_safe(value):
+        return value
+    if _QUOTED_AS_IS.fullmatch(value):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     return None
 
 

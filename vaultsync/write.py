@@ -28,7 +28,7 @@ def check_relative(relative: str, *, hidden_ok: bool = False) -> list[str]:
     parts), else ``VaultsyncError``. Symlinks are ``resolve_vault_path``'s business."""
     parts = relative.split("/")
     if (not relative or relative.startswith("/") or any(p in ("", ".", "..") for p in parts)
-            or any(c in _FORBIDDEN for c in relative) or (len(parts[0]) > 1 and parts[0][1] == ":")
+            or not _FORBIDDEN.isdisjoint(relative) or (len(parts[0]) > 1 and parts[0][1] == ":")
             or (not hidden_ok and any(p.startswith(".") for p in parts))):
         raise VaultsyncError(f"refused to write {relative!r}: not a plain path inside the vault")
     return parts
