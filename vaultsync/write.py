@@ -133,12 +133,15 @@ def write_bytes_atomically(
 def _write_temp(target: Path, data: bytes, durable: bool) -> str:
     """A hidden temp file beside ``target`` holding ``data``, with ``target``'s permissions;
     ``durable`` flushes it to disk (a batch flushes all its temp files at once instead)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode = os.stat(target).st_mode & 0o7777
     except FileNotFoundError:
         mode = _MODE
-    fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=target.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=target.parent)
+    except FileNotFoundError:  # a new folder (not looked for first: most notes' folders exist)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -163,12 +166,12 @@ class WriteBatch:
     """
 
     def __init__(self) -> None:
-        self._staged: list[tuple[str, Path, tuple[int, int, int] | None | bool, int]] = []
+        self._staged: list[tuple[str, Path, tuple[int, int, int] | None | bool]] = []
 
     def stage(self, target: Path, data: bytes, *, expect: tuple[int, int, int] | None | bool = False) -> None:
         """Write ``data`` to a temp file beside ``target`` (a real path from ``resolve_vault_path``)."""
         tmp = _write_temp(target, data, durable=False)
-        self._staged.append((tmp, target, expect, os.stat(tmp).st_mode & 0o7777))
+        self._staged.append((tmp, target, expect))
 
     def __len__(self) -> int:
         return len(self._staged)
@@ -178,14 +181,14 @@ class WriteBatch:
         ``None``, ``NoteChangedError`` (the note changed meanwhile; it was left alone) or ``OSError``."""
         staged, self._staged = self._staged, []
         try:
-            _flush_files([tmp for tmp, _, _, _ in staged])
+            _flush_files([tmp for tmp, _, _ in staged])
         except BaseException:
-            for tmp, _, _, _ in staged:
+            for tmp, _, _ in staged:
                 _unlink(tmp)
             raise
         outcomes: list[Exception | None] = []
         folders: dict[Path, None] = {}
-        for index, (tmp, target, expect, _) in enumerate(staged):
+        for index, (tmp, target, expect) in enumerate(staged):
             try:
                 if expect is not False and file_signature(target) != expect:
                     raise NoteChangedError(f"{target} changed while vaultsync was writing it")

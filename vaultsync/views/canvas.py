@@ -149,13 +149,23 @@ def _papers_of(model: VaultModel, concepts: dict[str, Concept], scope: set[str] 
     map looks at its own papers, not at every concept."""
     if scope is None:
         return {c.name: list(c.papers) for c in model.concepts if c.papers}
+    position = _paper_positions(model)
     papers_of: dict[str, list[str]] = {}
-    for paper in model.papers:
-        if paper.id in scope:
-            for name in paper.concepts:
-                if name in concepts:
-                    papers_of.setdefault(name, []).append(paper.id)
+    for index in sorted(position[pid] for pid in scope if pid in position):
+        paper = model.papers[index]
+        for name in paper.concepts:
+            if name in concepts:
+                papers_of.setdefault(name, []).append(paper.id)
     return papers_of
+
+
+def _paper_positions(model: VaultModel) -> dict[str, int]:
+    """Paper id -> its place in ``model.papers``, worked out once per model (every map asks)."""
+    cached = model.__dict__.get("_canvas_positions")
+    if cached is None:
+        cached = {p.id: i for i, p in enumerate(model.papers)}
+        object.__setattr__(model, "_canvas_positions", cached)
+    return cached
 
 
 def _box(name: str, count: int, largest: int) -> _Box:
