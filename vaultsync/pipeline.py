@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 import pluggy
 
 from .canonical import concept_key
+from .collector import collector_frozen
 from .extract import Extracted, extract_all
 from .link import LinkOptions, link, link_additions, prepare_additions
 from .plugins import call_safely
@@ -214,8 +215,9 @@ class Exporter:
         with self._rendering(model) as files:  # rendered as the sync writes them: never all at once
             self._step("write")
             gone = {p.seed for p in state.papers()} - set(self._seeds)
-            report = self.session.apply(self._counted(files), seeds=[seed.path for seed in read.seeds] + sorted(gone),
-                                        dry_run=self.options.dry_run)
+            with collector_frozen():  # the model stays alive throughout: no collection walks it
+                report = self.session.apply(self._counted(files), dry_run=self.options.dry_run,
+                                            seeds=[seed.path for seed in read.seeds] + sorted(gone))
         if self._previewed is not None:  # one round: the notes the preview wrote count as this run's
             report, self._previewed = _merged(self._previewed, report), None
         report = replace(report, papers=len(model.papers), concepts=len(model.concepts),
