@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -64,15 +65,26 @@ def write_floor(n_files: int, work: Path, fsync: bool = False) -> float:
     return elapsed
 
 
-def run_export(seeds: Path, vault: Path, state: Path) -> tuple[float, float, int]:
-    """(seconds, peak RSS in MB, exit status) of one `vaultsync export` process."""
+_STAGE = re.compile(r"vaultsync\.pipeline: (\S+) took ([\d.]+) s \(CPU: ([\d.]+) s in this process, "
+                    r"([\d.]+) s in workers\)")
+
+
+def run_export(seeds: Path, vault: Path, state: Path) -> tuple[float, float, int, str]:
+    """(seconds, peak RSS in MB, exit status, its stages) of one `vaultsync export` process.
+
+    The stages are what ``-v`` logs: each one's wall time and the CPU time it used in the
+    process and in its workers -- CPU time barely moves with the machine's load."""
     env = {**os.environ, "VAULTSYNC_STATE_DIR": str(state), "PYTHONPATH": str(ROOT)}  # this checkout's code
-    cmd = [PYTHON, "-c", _PEAK, PYTHON, "-m", "vaultsync", "export", str(seeds), str(vault), "-q"]
+    cmd = [PYTHON, "-c", _PEAK, PYTHON, "-m", "vaultsync", "export", str(seeds), str(vault), "-q", "-v"]
     start = time.perf_counter()
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     elapsed = time.perf_counter() - start
     peak_kb, code = out.stdout.split()[-2:]
-    return elapsed, int(peak_kb) / 1024, int(code)
+    stages = [(m[1], float(m[2]), float(m[3]), float(m[4])) for m in _STAGE.finditer(out.stderr)]
+    cpu = sum(here + workers for _, _, here, workers in stages)
+    text = ", ".join(f"{name} {wall:.2f} s (CPU {here:.2f}" + (f" + {workers:.2f} in workers)" if workers else ")")
+                     for name, wall, here, workers in stages)
+    return elapsed, int(peak_kb) / 1024, int(code), f"  stages: {text}; CPU in all {cpu:.2f} s"
 
 
 def snapshot(vault: Path) -> dict[str, tuple[int, int]]:
@@ -117,14 +129,15 @@ def scale_figures(work: Path, papers: int, repeat: int) -> float:
         vault, state = work / f"vault-{papers}", work / f"state-{papers}"
         shutil.rmtree(vault, ignore_errors=True)
         shutil.rmtree(state, ignore_errors=True)
-        seconds, peak, code = run_export(seeds, vault, state)
+        seconds, peak, code, stages = run_export(seeds, vault, state)
         files = sum(1 for _ in vault.rglob("*.md")) + sum(1 for _ in vault.rglob("*.canvas"))
         floor = write_floor(files, work)
         fulls.append(seconds)
         print(f"full export: {seconds:7.2f} s = {papers / seconds:6.0f} abstracts/s; {files} files; "
               f"floor {floor:.2f} s; ratio {seconds / floor:5.1f}x; peak RSS {peak:.0f} MB (exit {code})")
+        print(stages)
     for attempt in range(repeat):
-        seconds, peak, _ = run_export(seeds, vault, state)
+        seconds, peak, _, _ = run_export(seeds, vault, state)
         print(f"no-op re-export: {seconds:7.2f} s; peak RSS {peak:.0f} MB")
     extra = work / f"extra-{papers}"
     shutil.rmtree(extra, ignore_errors=True)
@@ -132,7 +145,7 @@ def scale_figures(work: Path, papers: int, repeat: int) -> float:
     before = snapshot(vault)
     shutil.copy(new_seed, seeds / new_seed.name)
     try:
-        seconds, _, _ = run_export(seeds, vault, state)
+        seconds, _, _, stages = run_export(seeds, vault, state)
     finally:
         (seeds / new_seed.name).unlink()
     after = snapshot(vault)
@@ -141,6 +154,7 @@ def scale_figures(work: Path, papers: int, repeat: int) -> float:
     floor = write_floor(max(len(written), 1), work)
     print(f"one new seed file (20 abstracts): {seconds:7.2f} s; wrote {len(written)} files {kinds}; "
           f"floor for those {floor:.3f} s")
+    print(stages)
     return min(fulls)
 
 
