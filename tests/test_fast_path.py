@@ -82,10 +82,32 @@ def test_the_pool_sends_each_extraction_as_the_cache_stores_it(seeds, monkeypatc
     pm = get_plugin_manager()
     abstracts = [a for s in read_seeds(seeds, pm).seeds for a in s.abstracts]
     encoded: dict[str, bytes] = {}
-    pooled = extract_all(abstracts, pm, ExtractContext(), workers=2, encoded=encoded)
+    pooled = extract_all(abstracts, pm, ExtractContext(), workers=2, on_encoded=encoded.update)
     alone = extract_all(abstracts, pm, ExtractContext(), workers=1)
     assert pooled == alone
-    assert set(encoded) == {a.id for a in abstracts}
+    assert list(encoded) == [a.id for a in abstracts]
     assert [decode_extraction(encoded[a.id]) for a in abstracts] == alone
     mentions = [m for facts in pooled for m in facts.extraction.concepts]
     assert len({id(m) for m in mentions}) == len(set(mentions)) < len(mentions)  # equal ones are shared
+
+
+def test_what_the_pool_extracted_is_cached_for_the_next_run(seeds, tmp_path, monkeypatch):
+    from vaultsync import pipeline
+
+    monkeypatch.setattr(extract, "POOL_THRESHOLD", 100)
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.delenv("VAULTSYNC_SLOW_PATH", raising=False)
+    first = export(seeds, tmp_path / "vault", get_plugin_manager())
+    asked: list[int] = []
+    extract_all = pipeline.extract_all
+    monkeypatch.setattr(pipeline, "extract_all", lambda abstracts, *a, **k: asked.append(len(abstracts))
+                        or extract_all(abstracts, *a, **k))
+    more = seeds.parent / "more-seeds"
+    more.mkdir()
+    for seed in seeds.iterdir():
+        (more / seed.name).write_bytes(seed.read_bytes())
+    (more / "zz-new.txt").write_text("New Papers\n\nWe study sparse autoencoders for protein design, where "
+                                     "learned dictionaries of features explain how protein language models "
+                                     "fold sequences, and we release the features for future work.\n")
+    again = export(more, tmp_path / "vault", get_plugin_manager())
+    assert asked == [1] and again.papers == first.papers + 1  # every other abstract came from the cache

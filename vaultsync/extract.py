@@ -87,13 +87,14 @@ def _extract_chunk(abstracts: Sequence[Abstract]) -> list[bytes]:
 
 def extract_all(
     abstracts: Sequence[Abstract], pm: pluggy.PluginManager, context: ExtractContext, workers: int | None = None,
-    on_progress: Callable[[int, int], None] | None = None, encoded: dict[str, bytes] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    on_encoded: Callable[[list[tuple[str, bytes]]], None] | None = None,
 ) -> list[Extracted]:
     """Extract every abstract, in order; uses a process pool for large jobs where fork exists.
 
     ``on_progress(done, total)`` is told how far it got, every few hundred abstracts.
-    ``encoded``, if given, receives (abstract id -> bytes) the extractions the pool's workers sent
-    already encoded for the extraction cache (``run_cache.save_extractions`` takes them as they are)."""
+    ``on_encoded``, if given, is handed each chunk of (abstract id, bytes) the pool's workers
+    sent, already encoded for the extraction cache (``run_cache.cache_encoded``), as it arrives."""
     global _WORKER
     workers = workers if workers is not None else min(os.cpu_count() or 1, 4)
     chunks = [abstracts[i:i + _CHUNK] for i in range(0, len(abstracts), _CHUNK)]
@@ -105,7 +106,7 @@ def extract_all(
     else:
         _WORKER = (pm, context)
         pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
-        results = _decoded(chunks, pool.map(_extract_chunk, chunks), pm, context, encoded)
+        results = _decoded(chunks, pool.map(_extract_chunk, chunks), pm, context, on_encoded)
     try:
         with collector_paused():  # everything extracted stays alive: see extract_many
             for chunk in results:
@@ -120,21 +121,25 @@ def extract_all(
 
 
 def _decoded(chunks, results, pm: pluggy.PluginManager, context: ExtractContext,
-             encoded: dict[str, bytes] | None) -> Iterator[list[Extracted]]:
+             on_encoded: Callable[[list[tuple[str, bytes]]], None] | None) -> Iterator[list[Extracted]]:
     """The pool's encoded chunks, decoded: one copy of each mention and string they repeat
-    (``run_cache.Sharing``), each record kept in ``encoded`` for the cache."""
+    (``run_cache.Sharing``); each chunk's records handed to ``on_encoded`` and let go (kept
+    until the end, 20,000 of them left the heap full of holes the link stage could not use)."""
     from .run_cache import Sharing, decode_extraction
 
     shared = Sharing()
     for chunk, records in zip(chunks, results):
-        facts = []
+        facts, encoded = [], []
         for abstract, data in zip(chunk, records):
             found = decode_extraction(data, shared)
             if found is None:  # cannot happen with the records vaultsync writes; never lose one
                 found = extract_one(abstract, pm, context)
-            elif encoded is not None:
-                encoded[abstract.id] = data
+            else:
+                encoded.append((abstract.id, data))
             facts.append(found)
+        if on_encoded is not None:
+            on_encoded(encoded)
+        del records, encoded
         yield facts
 
 

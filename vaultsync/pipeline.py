@@ -25,7 +25,8 @@ from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_sign
 from .records import Abstract, ExtractContext, OutputFile, Seed, SyncReport, VaultModel, frozen_mapping
 from .render import render, render_lazily
 from .run_cache import (code_signature, conversion_key, extraction_fingerprint, last_run, load_conversions,
-                        load_extractions, remember_run, run_fingerprint, save_conversions, save_extractions)
+                        cache_encoded, load_extractions, remember_run, run_fingerprint, save_conversions,
+                        save_extractions)
 from .sync import VaultSession
 from .teaching import taught_concepts, user_concept_notes
 
@@ -176,13 +177,19 @@ class Exporter:
             self._extracted.update(load_extractions(state, fingerprint, missing))
         fresh = {a.id: a for a in abstracts if a.id not in self._extracted}
         context = ExtractContext(vault=str(self.vault_dir.resolve()), config=self.options.config, taught=taught)
-        encoded: dict[str, bytes] = {}  # what a pool's workers sent, as the cache stores it
-        extracted_now = extract_all(list(fresh.values()), self.pm, context, encoded=encoded,
+        cached: set[str] = set()  # what a pool's workers sent, cached as it came (already encoded)
+
+        def cache(records: list[tuple[str, bytes]]) -> None:
+            if not self.options.dry_run:
+                cache_encoded(state, fingerprint, records)
+                cached.update(i for i, _ in records)
+
+        extracted_now = extract_all(list(fresh.values()), self.pm, context, on_encoded=cache,
                                     on_progress=lambda done, total: self._step("extract", done, total))
         for abstract, facts in zip(fresh.values(), extracted_now):
             self._extracted[abstract.id] = facts
         if fresh and not self.options.dry_run:
-            save_extractions(state, fingerprint, {i: encoded.get(i) or self._extracted[i] for i in fresh}, live)
+            save_extractions(state, fingerprint, {i: self._extracted[i] for i in fresh if i not in cached}, live)
         return [self._extracted[a.id] for a in abstracts]
 
     def run(self, changed: Iterable[str] | None = None) -> SyncReport:

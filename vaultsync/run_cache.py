@@ -76,10 +76,15 @@ def load_extractions(state: State, fingerprint: str, wanted: Iterable[str]) -> d
 
 
 def save_extractions(state: State, fingerprint: str, new: Mapping[str, Any], live: Iterable[str]) -> None:
-    """Cache ``new`` (abstract id -> its extraction, or the bytes ``encode_extraction`` made of it)."""
+    """Cache ``new`` (abstract id -> its extraction) and forget the abstracts not ``live``."""
     with state.transaction():
-        state.put_extractions(fingerprint, [(i, e if type(e) is bytes else _encode(e)) for i, e in new.items()],
-                              keep=live)
+        state.put_extractions(fingerprint, [(i, _encode(e)) for i, e in new.items()], keep=live)
+
+
+def cache_encoded(state: State, fingerprint: str, records: Iterable[tuple[str, bytes]]) -> None:
+    """Cache (abstract id, ``encode_extraction`` bytes) records as they are (a pool's workers
+    send them so); ``save_extractions`` still forgets the abstracts no longer live."""
+    state.add_extractions(fingerprint, records)
 
 
 # An extraction is cached as plain tuples, marshalled ("M"), when it is made only of the usual

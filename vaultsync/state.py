@@ -187,6 +187,11 @@ class State:
         self._db.executemany("INSERT OR REPLACE INTO extractions VALUES (?, ?, ?)",
                              [(i, fingerprint, data) for i, data in items])
 
+    def add_extractions(self, fingerprint: str, items: Iterable[tuple[str, bytes]]) -> None:
+        """Store new extractions, forgetting nothing (``put_extractions`` does that)."""
+        self._db.executemany("INSERT OR REPLACE INTO extractions VALUES (?, ?, ?)",
+                             [(i, fingerprint, data) for i, data in items])
+
     def conversions(self, fingerprint: str) -> dict[str, str]:
         """Every abstract's Markdown cached under ``fingerprint`` (the code that converts it)."""
         rows = self._db.execute("SELECT key, markdown FROM conversions WHERE fingerprint = ?", (fingerprint,))
