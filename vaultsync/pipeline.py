@@ -22,11 +22,11 @@ from .extract import Extracted, extract_all
 from .link import LinkOptions, link, link_additions, prepare_additions
 from .plugins import call_safely
 from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_signature
-from .records import Abstract, ExtractContext, OutputFile, Seed, SyncReport, VaultModel, frozen_mapping
+from .records import Abstract, DeferredNote, ExtractContext, OutputFile, Seed, SyncReport, VaultModel, frozen_mapping
 from .render import render, render_lazily
 from .run_cache import (code_signature, conversion_key, extraction_fingerprint, last_run, load_conversions,
-                        cache_encoded, load_extractions, remember_run, run_fingerprint, save_conversions,
-                        save_extractions)
+                        cache_encoded, load_extractions, remember_run, render_fingerprint, run_fingerprint,
+                        save_conversions, save_extractions)
 from .sync import VaultSession
 from .teaching import taught_concepts, user_concept_notes
 
@@ -223,8 +223,10 @@ class Exporter:
             self._step("write")
             gone = {p.seed for p in state.papers()} - set(self._seeds)
             with collector_frozen():  # the model stays alive throughout: no collection walks it
-                report = self.session.apply(self._counted(files), dry_run=self.options.dry_run,
-                                            seeds=[seed.path for seed in read.seeds] + sorted(gone))
+                report = self.session.apply(
+                    self._counted(files), dry_run=self.options.dry_run,
+                    seeds=[seed.path for seed in read.seeds] + sorted(gone),
+                    render_fingerprint=render_fingerprint(self._code, self.options.format, self.options.config))
         if self._previewed is not None:  # one round: the notes the preview wrote count as this run's
             report, self._previewed = _merged(self._previewed, report), None
         report = replace(report, papers=len(model.papers), concepts=len(model.concepts),
@@ -240,17 +242,18 @@ class Exporter:
         return report
 
     @contextmanager
-    def _rendering(self, model: VaultModel) -> Iterator[Iterator[OutputFile]]:
+    def _rendering(self, model: VaultModel) -> Iterator[Iterator[OutputFile | DeferredNote]]:
         """Every note of ``model`` in the chosen format, rendered as it is asked for within the
-        block; abstracts' Markdown comes from the state's cache when the same text with the same
-        links was converted before (by the same code), and what was converted is cached after."""
+        block (or as a ``DeferredNote``, rendered only if the sync needs it); abstracts' Markdown
+        comes from the state's cache when the same text with the same links was converted before
+        (by the same code), and what was converted is cached after."""
         from .markdown import conversions  # lazy: start-up time
 
         state = self.session.state
         wanted = {conversion_key(p.abstract.text, p.links): (p.abstract.text, tuple(p.links)) for p in model.papers}
         known = load_conversions(state, self._code, wanted)
         with conversions(dict(known)) as table:
-            yield render_lazily(model, self.options.format, self.pm, {"config": self.options.config})
+            yield render_lazily(model, self.options.format, self.pm, {"config": self.options.config}, defer=True)
         if not self.options.dry_run:
             save_conversions(state, self._code, wanted, table, known)
 

@@ -247,6 +247,23 @@ class OutputFile:
     merge: bool = True
 
 
+@dataclass(frozen=True)
+class DeferredNote:
+    """A note named before it is rendered, so the sync can find it unchanged without rendering it.
+
+    ``inputs_key`` is a digest of everything the rendering reads: the same key (under the same
+    code, format and config) renders the same ``OutputFile``. ``render()`` gives that file; its
+    ``path``, ``vaultsync_id`` and ``kind`` are the ones here. A format yields these only when
+    ``RenderContext.may_defer`` says so; whoever receives one and needs the note calls ``render()``.
+    """
+
+    path: str
+    vaultsync_id: str
+    kind: str
+    inputs_key: str
+    render: Callable[[], OutputFile]
+
+
 class OutputFormat(Protocol):
     """An output format registered through ``vaultsync_register_formats``."""
 
@@ -262,6 +279,9 @@ class RenderContext:
 
     options: Mapping[str, Any] = field(default_factory=frozen_mapping)
     render_note: Callable[[Any, str, VaultModel], OutputFile | None] | None = None
+    # the format may yield ``DeferredNote``s: the sync asks for it, and no plugin renders a note
+    # in the format's place (the inputs a plugin reads cannot be known)
+    may_defer: bool = False
 
 
 @dataclass(frozen=True)

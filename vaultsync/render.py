@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
+import os
 from typing import Any, Iterator, Mapping
 
 import pluggy
 
 from .errors import VaultsyncError
+from .extract import SLOW_PATH_ENV
 from .plugins import call_safely
-from .records import OutputFile, OutputFormat, RenderContext, VaultModel, frozen_mapping
+from .records import DeferredNote, OutputFile, OutputFormat, RenderContext, VaultModel, frozen_mapping
 
 log = logging.getLogger(__name__)
 
@@ -30,9 +32,14 @@ def render(model: VaultModel, format_name: str, pm: pluggy.PluginManager,
 
 
 def render_lazily(model: VaultModel, format_name: str, pm: pluggy.PluginManager,
-                  options: Mapping[str, Any] | None = None) -> Iterator[OutputFile]:
+                  options: Mapping[str, Any] | None = None, defer: bool = False
+                  ) -> Iterator[OutputFile | DeferredNote]:
     """``render``, one note at a time as they are asked for: a sync that writes each note and
-    lets it go never holds the text of every note at once. An unknown format fails at once."""
+    lets it go never holds the text of every note at once. An unknown format fails at once.
+
+    ``defer``: the format may yield ``DeferredNote``s (rendered only if the sync needs them),
+    unless a plugin other than vaultsync's own renders notes (or ``VAULTSYNC_SLOW_PATH=1``).
+    """
     formats = available_formats(pm)
     if format_name not in formats:
         known = ", ".join(formats) or "none"
@@ -45,5 +52,15 @@ def render_lazily(model: VaultModel, format_name: str, pm: pluggy.PluginManager,
             log.warning("%s", failure)  # the format's own renderer takes over
         return outcome.result
 
-    context = RenderContext(options=frozen_mapping(options), render_note=render_note)
+    context = RenderContext(options=frozen_mapping(options), render_note=render_note,
+                            may_defer=defer and only_builtin_notes(pm) and os.environ.get(SLOW_PATH_ENV) != "1")
     return iter(formats[format_name].render(model, context))
+
+
+def only_builtin_notes(pm: pluggy.PluginManager) -> bool:
+    """No plugin but vaultsync's own implements ``vaultsync_render_note``."""
+    return all(getattr(impl.plugin, "__name__", "").startswith(_BUILTIN)
+               for impl in pm.hook.vaultsync_render_note.get_hookimpls())
+
+
+_BUILTIN = "vaultsync.default_plugins."

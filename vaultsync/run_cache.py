@@ -59,6 +59,11 @@ def extraction_fingerprint(code: str, config: Mapping[str, Any], taught: tuple) 
     return _digest("extract", code, config, [asdict(t) for t in taught])
 
 
+def render_fingerprint(code: str, format_name: str, config: Mapping[str, Any]) -> str:
+    """What renders a note besides its inputs: the code, the format and the config."""
+    return _digest("render", code, format_name, config)
+
+
 def load_extractions(state: State, fingerprint: str, wanted: Iterable[str]) -> dict[str, Any]:
     """The cached extractions of the abstracts ``wanted`` (those cached under this fingerprint)."""
     wanted = set(wanted)

@@ -43,6 +43,9 @@ CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, value BLOB);
 CREATE TABLE IF NOT EXISTS extractions (   -- what the extractors found in an abstract, pickled
     id TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, data BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS rendered (      -- a note's render inputs, and the input_sha they gave
+    key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, inputs_key TEXT NOT NULL, input_sha TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS conversions (   -- an abstract's Markdown, by hash of (text, links)
     key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, markdown TEXT NOT NULL
 );
@@ -206,6 +209,19 @@ class State:
                          "(SELECT key FROM live_conversions)", (fingerprint,))
         self._db.executemany("INSERT OR REPLACE INTO conversions VALUES (?, ?, ?)",
                              [(k, fingerprint, markdown) for k, markdown in items])
+
+    def rendered(self, fingerprint: str) -> dict[str, tuple[str, str]]:
+        """note key -> (inputs key, input_sha) of the notes rendered under ``fingerprint`` (the
+        code, format and config that render them)."""
+        rows = self._db.execute("SELECT key, inputs_key, input_sha FROM rendered WHERE fingerprint = ?",
+                                (fingerprint,))
+        return {key: (inputs, sha) for key, inputs, sha in rows}
+
+    def put_rendered(self, fingerprint: str, items: Iterable[tuple[str, str, str]]) -> None:
+        """Store (note key, inputs key, input_sha) rows; forget those of another fingerprint."""
+        self._db.execute("DELETE FROM rendered WHERE fingerprint != ?", (fingerprint,))
+        self._db.executemany("INSERT OR REPLACE INTO rendered VALUES (?, ?, ?, ?)",
+                             [(key, fingerprint, inputs, sha) for key, inputs, sha in items])
 
     # free-form cache for other stages (e.g. extraction results) ---------------------------
     def get_blob(self, key: str) -> bytes | None:

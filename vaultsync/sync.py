@@ -38,7 +38,7 @@ from . import state as state_mod
 from .errors import VaultsyncError
 from .frontmatter_io import FrontmatterError, note_head, read_frontmatter, split_note
 from .edit_matching import match_papers
-from .records import OutputFile, SyncReport, normalise_text
+from .records import DeferredNote, OutputFile, SyncReport, normalise_text
 from .regions import merge_note
 from .state import NoteRecord, PaperRecord, State
 from .write import (NoteChangedError, WriteBatch, check_relative, file_signature, resolve_vault_path,
@@ -261,9 +261,10 @@ class VaultSession:
         return matches
 
     # -- writing ----------------------------------------------------------------------------
-    def apply(self, files: Iterable[OutputFile], *, seeds: Iterable[str] = (),
+    def apply(self, files: Iterable[OutputFile | DeferredNote], *, seeds: Iterable[str] = (),
               dry_run: bool = False, partial: bool = False,
-              papers: Iterable[tuple[str, str, int, str]] = ()) -> SyncReport:
+              papers: Iterable[tuple[str, str, int, str]] = (),
+              render_fingerprint: str | None = None) -> SyncReport:
         """Bring the vault in line with ``files``; return what changed.
 
         Each file is merged into the note carrying its ``vaultsync_id`` (wherever it is) or
@@ -274,9 +275,13 @@ class VaultSession:
         ``partial``: ``files`` are a few notes ahead of a full run (the watcher's preview of new
         papers): nothing is marked removed, and only ``papers`` (id, seed, paragraph, text) are
         recorded -- so that an edit of one of them before the full run is matched to its note.
+        A ``DeferredNote`` among ``files`` is rendered only when its note may change: not when
+        the note is as vaultsync wrote it from the same input as an earlier run rendered from the
+        same inputs key, under the same ``render_fingerprint`` (the code, format and config that
+        render it; None: every note is rendered).
         """
         seeds = list(seeds)
-        run = _Run(self, dry_run)
+        run = _Run(self, dry_run, render_fingerprint)
         try:
             with self.state.transaction():
                 # ``files`` may be rendered as they are asked for: each is written (in batches of
@@ -291,6 +296,8 @@ class VaultSession:
                     run.mark_removed(run.given_ids, set(seeds))
                 if dry_run:
                     raise _DryRun  # roll the state back
+                if render_fingerprint is not None and run.rendered:
+                    self.state.put_rendered(render_fingerprint, run.rendered)
                 if partial:
                     run.save_state(seeds, None)
                     self.state.replace_papers((), [PaperRecord(i, s, p, normalise_text(t)) for i, s, p, t in papers])
@@ -315,9 +322,12 @@ _BATCH = 4096
 class _Run:
     """The bookkeeping of one ``apply`` call."""
 
-    def __init__(self, session: VaultSession, dry_run: bool):
+    def __init__(self, session: VaultSession, dry_run: bool, render_fingerprint: str | None = None):
         self.s, self.dry_run = session, dry_run
         self.known = session.state.notes()
+        # note key -> (inputs key, input_sha) of the notes earlier runs rendered; and this run's
+        self.inputs = session.state.rendered(render_fingerprint) if render_fingerprint is not None else {}
+        self.rendered: list[tuple[str, str, str]] = []
         self.deleted = session.deleted_ids()
         self.created: list[str] = []
         self.updated: list[str] = []
@@ -338,13 +348,13 @@ class _Run:
         self.given_ids: set[str] = set()  # the ids of the files given: the others may be marked removed
         self.given_kinds: dict[str, int] = defaultdict(int)  # how many files of each kind were given
 
-    def given(self, f: OutputFile) -> None:
+    def given(self, f: OutputFile | DeferredNote) -> None:
         """Count ``f`` for the report and remember its id for ``mark_removed``."""
         if f.vaultsync_id:
             self.given_ids.add(f.vaultsync_id)
         self.given_kinds[f.kind] += 1
 
-    def sync_file(self, f: OutputFile) -> None:
+    def sync_file(self, f: OutputFile | DeferredNote) -> None:
         key = f.vaultsync_id or f"path:{f.path}"
         if key in self.seen_keys:
             self.errors.append(f"{f.path}: given twice in one sync; the first copy was written")
@@ -391,9 +401,20 @@ class _Run:
             self.deleted |= self.s.deleted_ids()  # gone from the vault: deleted, not moved
         return self.s.existing_path(vaultsync_id)
 
-    def _sync_at(self, f: OutputFile, key: str, rel: str, found_by_id: bool) -> None:
+    def _sync_at(self, f: OutputFile | DeferredNote, key: str, rel: str, found_by_id: bool) -> None:
         rec = self.known.get(key) or self.known.get(self.s._matched.get(f.vaultsync_id, ""))
-        inp = _input_sha(f)
+        if isinstance(f, DeferredNote):
+            remembered = self.inputs.get(key)
+            if (remembered is not None and remembered[0] == f.inputs_key and rec is not None
+                    and rec.path == rel and rec.input_sha == remembered[1] and rec.signature is not None
+                    and rec.signature == file_signature(os.path.join(self.s.root, rel))):
+                self.unchanged += 1  # rendered from the same inputs as last time: the same note
+                return
+            inputs_key, f = f.inputs_key, f.render()
+            inp = _input_sha(f)
+            self.rendered.append((key, inputs_key, inp))
+        else:
+            inp = _input_sha(f)
         if (rec is not None and rec.path == rel and rec.input_sha == inp and rec.signature is not None
                 and rec.signature == file_signature(os.path.join(self.s.root, rel))):
             self.unchanged += 1  # what vaultsync wrote from the same input, untouched since

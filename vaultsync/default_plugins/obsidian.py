@@ -7,14 +7,16 @@ the sync engine wraps it in `%% vaultsync:begin %%` markers and keeps the user's
 
 from __future__ import annotations
 
-from functools import lru_cache
+import hashlib
+import marshal
+from functools import lru_cache, partial
 from typing import Iterable
 
 from slugify import slugify
 
 from ..hookspecs import hookimpl
 from ..link import collection_id
-from ..records import CollectionInfo, Concept, OutputFile, Paper, RenderContext, VaultModel
+from ..records import CollectionInfo, Concept, DeferredNote, OutputFile, Paper, RenderContext, VaultModel
 
 PAPERS, CONCEPTS, COLLECTIONS = "Papers", "Concepts", "Collections"
 INDEX = "Index.md"
@@ -141,14 +143,64 @@ class ObsidianFormat:
 
         # a concept whose note the user wrote is linked to, never written
         subjects = [*model.papers, *(c for c in model.concepts if not c.user_note), *model.collections]
+        # each note rendered only if the sync needs it, when it may say so
+        note = self._deferred if context.may_defer else self._note
         with converted_ahead([(p.abstract.text, p.links) for p in model.papers]):  # both cores, when large
             for subject in subjects:
-                rendered = context.render_note(subject, self.name, model) if context.render_note else None
-                yield rendered if rendered is not None else _render_builtin(subject, model)
+                yield note(subject, model, context)
         yield render_index(model)
         from ..views.canvas import render_canvases  # lazy: only the obsidian format draws maps
 
         yield from render_canvases(model)
+
+
+    def _note(self, subject, model: VaultModel, context: RenderContext) -> OutputFile:
+        rendered = context.render_note(subject, self.name, model) if context.render_note else None
+        return rendered if rendered is not None else _render_builtin(subject, model)
+
+    def _deferred(self, subject, model: VaultModel, context: RenderContext) -> OutputFile | DeferredNote:
+        key = inputs_key(subject, model)
+        if key is None:
+            return self._note(subject, model, context)
+        if isinstance(subject, Paper):
+            path, vaultsync_id, kind = f"{PAPERS}/{subject.name}.md", subject.id, "paper"
+        elif isinstance(subject, Concept):
+            path, vaultsync_id, kind = f"{CONCEPTS}/{subject.name}.md", subject.id, "concept"
+        else:
+            path, vaultsync_id, kind = (f"{COLLECTIONS}/{subject.name}.md", collection_id(subject.collection.name),
+                                        "collection")
+        return DeferredNote(path, vaultsync_id, kind, key, partial(self._note, subject, model, context))
+
+
+def inputs_key(subject: Paper | Concept | CollectionInfo, model: VaultModel) -> str | None:
+    """A digest of everything the built-in renderer reads to render ``subject``'s note (every
+    field of its records, and the names and gists of the papers it lists), or None when a value
+    is not a plain one (a plugin's metadata) and so cannot be digested exactly."""
+    if isinstance(subject, Paper):
+        abstract, info = subject.abstract, subject.abstract.collection
+        inputs = ("paper", subject.id, subject.name, subject.title, subject.gist, subject.aliases,
+                  subject.concepts, subject.links, subject.urls, subject.related, tuple(subject.metadata.items()),
+                  abstract.text, abstract.seed, abstract.paragraph, abstract.line, info.name, info.venue, info.year,
+                  model.collection_of(subject.id).name, _listed(subject.related, model))
+    elif isinstance(subject, Concept):
+        inputs = ("concept", subject.name, subject.id, subject.aliases, subject.broader, subject.narrower,
+                  subject.papers, subject.kind, subject.user_note, _listed(subject.papers, model))
+    else:
+        info = subject.collection
+        inputs = ("collection", subject.name, info.name, info.venue, info.year, subject.papers,
+                  _listed(subject.papers, model))
+    try:
+        # marshal's version 2 takes only exact built-in types and writes no back-references:
+        # equal inputs give equal bytes, and a value of another type is refused
+        data = marshal.dumps(inputs, 2)
+    except ValueError:
+        return None
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+def _listed(paper_ids: Iterable[str], model: VaultModel) -> tuple:
+    """What a list line of each paper shows (``_gist_line``)."""
+    return tuple((paper.name, paper.gist) for paper in map(model.paper, paper_ids))
 
 
 def _render_builtin(subject, model: VaultModel) -> OutputFile:
