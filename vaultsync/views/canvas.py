@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Iterable, Sequence
@@ -149,9 +149,9 @@ def _papers_of(model: VaultModel, concepts: dict[str, Concept], scope: set[str] 
     map looks at its own papers, not at every concept."""
     if scope is None:
         return {c.name: list(c.papers) for c in model.concepts if c.papers}
-    position = _paper_positions(model)
+    position = _positions(model)
     papers_of: dict[str, list[str]] = {}
-    for index in sorted(position[pid] for pid in scope if pid in position):
+    for index in sorted(index for i in scope for index in position.get(i, ())):
         paper = model.papers[index]
         for name in paper.concepts:
             if name in concepts:
@@ -159,11 +159,14 @@ def _papers_of(model: VaultModel, concepts: dict[str, Concept], scope: set[str] 
     return papers_of
 
 
-def _paper_positions(model: VaultModel) -> dict[str, int]:
-    """Paper id -> its place in ``model.papers``, worked out once per model (every map asks)."""
+def _positions(model: VaultModel) -> dict[str, list[int]]:
+    """Paper id -> its places in the model, worked out once per model (40 maps would each walk
+    every paper to find their own)."""
     cached = model.__dict__.get("_canvas_positions")
     if cached is None:
-        cached = {p.id: i for i, p in enumerate(model.papers)}
+        cached = defaultdict(list)
+        for index, paper in enumerate(model.papers):
+            cached[paper.id].append(index)
         object.__setattr__(model, "_canvas_positions", cached)
     return cached
 
