@@ -338,3 +338,19 @@ def test_a_concept_note_no_longer_derived_is_marked_removed_not_deleted(vault):
     assert fm_of(vault / "Concepts/Trees.md")["status"] == "removed"
     report = sync(vault, [paper("a1", "Alpha"), concept("c1", "Graphs"), concept("c2", "Trees")], seeds=["s.txt"])
     assert "status" not in fm_of(vault / "Concepts/Trees.md")
+
+
+def test_the_state_reads_a_note_record_back_as_it_was_put(tmp_path):
+    from vaultsync.state import NoteRecord, State
+
+    records = [NoteRecord("a", "Papers/A.md", "paper", "c", "r", "i", ("vaultsync_id", "type"), (12, 3456, 10**18)),
+               NoteRecord("path:x", "x.canvas", "canvas", "c", None, "i", (), None),
+               NoteRecord("b", "Papers/B.md", "paper", None, None, None, ("vaultsync_id", "type"), (1, 0, 2))]
+    state = State(tmp_path / "vault", tmp_path / "state")
+    with state.transaction():
+        for rec in records:
+            state.put_note(rec)
+    state.close()
+    again = State(tmp_path / "vault", tmp_path / "state")
+    assert again.notes() == {rec.key: rec for rec in records}
+    again.close()

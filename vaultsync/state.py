@@ -15,6 +15,7 @@ import os
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -234,6 +235,18 @@ class State:
 
 def _note(row: tuple) -> NoteRecord:
     key, path, kind, content, region, inp, owned, sig = row
-    return NoteRecord(key, path, kind, content, region, inp,
-                      tuple(json.loads(owned)) if owned else (),
-                      tuple(json.loads(sig)) if sig else None)
+    return NoteRecord(key, path, kind, content, region, inp, _owned_keys(owned) if owned else (),
+                      _signature(sig) if sig else None)
+
+
+@lru_cache(maxsize=1024)  # most notes of a kind own the same keys
+def _owned_keys(text: str) -> tuple[str, ...]:
+    return tuple(json.loads(text))
+
+
+def _signature(text: str) -> tuple:
+    """``put_note``'s JSON list of integers, read back (30,000 of them before every sync)."""
+    try:
+        return tuple(map(int, text[1:-1].split(",")))
+    except ValueError:  # not what put_note wrote
+        return tuple(json.loads(text))

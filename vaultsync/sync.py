@@ -138,6 +138,7 @@ class VaultSession:
         # a note whose stat signature is the one vaultsync recorded is what it wrote: its id and
         # type come from the state, so only notes changed or unknown since are read
         recorded = {(rec.path, rec.signature): rec for rec in known.values() if rec.signature and rec.vaultsync_id}
+        prefix = os.path.join(str(self.root), "")  # of every path os.walk gives (pathlib: 30k objects)
         for folder, dirs, files in os.walk(self.root):
             dirs[:] = sorted(d for d in dirs if not d.startswith(".")
                              and not os.path.islink(os.path.join(folder, d)))
@@ -145,7 +146,7 @@ class VaultSession:
                 full = os.path.join(folder, name)
                 if name.startswith(".") or not name.endswith(".md") or os.path.islink(full):
                     continue
-                rel = Path(full).relative_to(self.root).as_posix()
+                rel = full[len(prefix):].replace(os.sep, "/")
                 rec = recorded.get((rel, file_signature(full)))
                 if rec is not None:
                     found[rec.vaultsync_id].append((rel, rec.kind))
