@@ -16,6 +16,7 @@ from .errors import VaultsyncError
 
 TEMP_PREFIX = ".vaultsync-tmp-"
 _FORBIDDEN = {"\\"} | {chr(c) for c in range(32)}  # backslash: a separator on Windows
+_NOT_NAMES = frozenset({"", ".", ".."})  # parts a plain path never has
 
 
 class NoteChangedError(VaultsyncError):
@@ -27,7 +28,8 @@ def check_relative(relative: str, *, hidden_ok: bool = False) -> list[str]:
     on paper (no ``..``, ``.``, empty, absolute, drive or -- unless ``hidden_ok`` -- dot-named
     parts), else ``VaultsyncError``. Symlinks are ``resolve_vault_path``'s business."""
     parts = relative.split("/")
-    if (not relative or relative.startswith("/") or any(p in ("", ".", "..") for p in parts)
+    # (set look-ups, not a generator over every character: asked of every note at every sync)
+    if (not relative or relative.startswith("/") or not _NOT_NAMES.isdisjoint(parts)
             or not _FORBIDDEN.isdisjoint(relative) or (len(parts[0]) > 1 and parts[0][1] == ":")
             or (not hidden_ok and any(p.startswith(".") for p in parts))):
         raise VaultsyncError(f"refused to write {relative!r}: not a plain path inside the vault")
