@@ -206,3 +206,30 @@ def test_the_inputs_key_covers_every_field_the_renderer_may_read(seeds, tmp_path
         dataclasses.replace(p, gist=p.gist + "x") if p is listed else p for p in model.papers))
     assert obsidian.inputs_key(paper, renamed) != obsidian.inputs_key(paper, model)
     assert obsidian.inputs_key(dataclasses.replace(paper, metadata={"x": object()}), model) is None
+
+
+def test_a_plugin_format_wrapping_the_built_in_one_gets_rendered_notes(seeds, tmp_path, monkeypatch):
+    from vaultsync.hookspecs import hookimpl
+
+    class Wrapped:
+        name, description = "wrapped", "The obsidian format, notes upper-cased."
+
+        def render(self, model, context):
+            for f in obsidian.ObsidianFormat().render(model, context):
+                yield dataclasses.replace(f, body=f.body.upper())
+
+    class Plugin:
+        @hookimpl
+        def vaultsync_register_formats(self, register):
+            register(Wrapped())
+
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+    pm = get_plugin_manager()
+    with Exporter(seeds, tmp_path / "vault", pm, ExportOptions(dry_run=True)) as exporter:
+        _, _, model = exporter._read_extract_link()
+    pm.register(Plugin(), name="wrapped")
+    try:
+        files = list(render_lazily(model, "wrapped", pm, defer=True))
+    finally:
+        pm.unregister(name="wrapped")
+    assert files and not any(isinstance(f, DeferredNote) for f in files)

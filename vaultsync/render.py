@@ -37,8 +37,9 @@ def render_lazily(model: VaultModel, format_name: str, pm: pluggy.PluginManager,
     """``render``, one note at a time as they are asked for: a sync that writes each note and
     lets it go never holds the text of every note at once. An unknown format fails at once.
 
-    ``defer``: the format may yield ``DeferredNote``s (rendered only if the sync needs them),
-    unless a plugin other than vaultsync's own renders notes (or ``VAULTSYNC_SLOW_PATH=1``).
+    ``defer``: the format may yield ``DeferredNote``s (rendered only if the sync needs them):
+    only a format of vaultsync's own, when no other plugin renders notes (and never with
+    ``VAULTSYNC_SLOW_PATH=1``).
     """
     formats = available_formats(pm)
     if format_name not in formats:
@@ -52,9 +53,12 @@ def render_lazily(model: VaultModel, format_name: str, pm: pluggy.PluginManager,
             log.warning("%s", failure)  # the format's own renderer takes over
         return outcome.result
 
+    fmt = formats[format_name]
+    # a format of a plugin (which may wrap a built-in one) gets notes, as it always did
+    builtin = type(fmt).__module__.startswith(_BUILTIN) and only_builtin_notes(pm)
     context = RenderContext(options=frozen_mapping(options), render_note=render_note,
-                            may_defer=defer and only_builtin_notes(pm) and os.environ.get(SLOW_PATH_ENV) != "1")
-    return iter(formats[format_name].render(model, context))
+                            may_defer=defer and builtin and os.environ.get(SLOW_PATH_ENV) != "1")
+    return iter(fmt.render(model, context))
 
 
 def only_builtin_notes(pm: pluggy.PluginManager) -> bool:
