@@ -15,6 +15,8 @@ from .records import DeferredNote, OutputFile, OutputFormat, RenderContext, Vaul
 
 log = logging.getLogger(__name__)
 
+_BUILTIN = "vaultsync.default_plugins."  # the modules of vaultsync's own plugins
+
 
 def available_formats(pm: pluggy.PluginManager) -> dict[str, OutputFormat]:
     """Every output format the loaded plugins register, by name (a later plugin wins a name)."""
@@ -66,5 +68,3 @@ def only_builtin_notes(pm: pluggy.PluginManager) -> bool:
     return all(getattr(impl.plugin, "__name__", "").startswith(_BUILTIN)
                for impl in pm.hook.vaultsync_render_note.get_hookimpls())
 
-
-_BUILTIN = "vaultsync.default_plugins."

@@ -153,7 +153,6 @@ class ObsidianFormat:
 
         yield from render_canvases(model)
 
-
     def _note(self, subject, model: VaultModel, context: RenderContext) -> OutputFile:
         rendered = context.render_note(subject, self.name, model) if context.render_note else None
         return rendered if rendered is not None else _render_builtin(subject, model)
