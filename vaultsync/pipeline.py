@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 import pluggy
 
 from .canonical import concept_key
-from .collector import collector_frozen
+from .collector import collector_frozen, collector_paused
 from .extract import Extracted, extract_all
 from .link import LinkOptions, link, link_additions, prepare_additions
 from .plugins import call_safely
@@ -170,6 +170,10 @@ class Exporter:
     def _extract(self, abstracts: list[Abstract], taught: tuple, live: set[str]) -> list[Extracted]:
         """What the extractors find in ``abstracts``: remembered (this session, or the state's
         cache under the same code, config and lessons), else extracted now and remembered."""
+        with collector_paused():  # what is loaded and extracted here stays alive: see collector.py
+            return self._extract_paused(abstracts, taught, live)
+
+    def _extract_paused(self, abstracts: list[Abstract], taught: tuple, live: set[str]) -> list[Extracted]:
         state = self.session.state
         fingerprint = extraction_fingerprint(self._code, self.options.config, taught)
         missing = {a.id for a in abstracts if a.id not in self._extracted}
