@@ -130,6 +130,18 @@ def _is_acronym(word: str) -> bool:
     return sum(map(str.isupper, word)) >= 2 or any(map(str.isdigit, word))
 
 
+def _holds_acronym(text: str) -> bool:
+    """Whether a word of ``text`` (split as ``_SPLIT`` does) is an acronym; for ASCII text (most
+    phrases) in one regex pass, without a Python step per word."""
+    if text.isascii():
+        return _ASCII_ACRONYM.search(text) is not None
+    return any(_is_acronym(w) for w in _SPLIT.split(text) if w)
+
+
+# `_is_acronym` of some word, in ASCII: a digit, or two capitals with no separator between them
+_ASCII_ACRONYM = re.compile(r"[0-9]|[A-Z][^\s\-]*[A-Z]")
+
+
 @lru_cache(maxsize=200_000)
 def is_generic(phrase: str) -> bool:
     """True when ``phrase`` is generic scientific phrasing or everyday English, not a concept.
@@ -147,8 +159,7 @@ def is_generic(phrase: str) -> bool:
         return True
     if key in KNOWN_TECHNICAL:
         return False
-    raw_words = [w for w in _SPLIT.split(text) if w]
-    if any(_is_acronym(w) for w in raw_words):
+    if _holds_acronym(text):
         return False
     words = [w for w in key.split() if w not in FUNCTION_WORDS]
     if not words:
