@@ -519,32 +519,36 @@ def _mention_key(surface: str) -> str:
 
 def phrase_mentions(text: str) -> list[ConceptMention]:
     """One ``ConceptMention(kind="phrase")`` per non-generic candidate key in ``text``."""
-    # One pass: per key, its spellings with their counts (in text order) and its first position;
-    # the score is ``_salience``'s, computed the same way (keep the two in step).
-    spellings: dict[str, dict[str, int]] = {}
-    first: dict[str, int] = {}
+    # One pass: per key, its first phrase's position and spelling; only keys written again (a
+    # few per abstract) get their spellings counted (in text order). The score is
+    # ``_salience``'s, computed the same way (keep the two in step).
+    first: dict[str, tuple[int, str]] = {}
+    repeated: dict[str, dict[str, int]] = {}
     for begin, phrases in _stretches(text):
         for start, _, surface, key in phrases:
             if not key:
                 continue
-            counts = spellings.get(key)
+            if key not in first:
+                first[key] = (begin + start, surface)
+                continue
+            counts = repeated.get(key)
             if counts is None:
-                spellings[key] = {surface: 1}
-                first[key] = begin + start
-            else:
-                counts[surface] = counts.get(surface, 0) + 1
+                counts = repeated[key] = {first[key][1]: 1}
+            counts[surface] = counts.get(surface, 0) + 1
     length = max(len(text), 1)
     mentions = []
-    for key, counts in spellings.items():
-        # The name is the spelling written most often (the first one on a tie, as
-        # ``Counter.most_common`` picks it); surfaces keep text order.
-        if len(counts) == 1:
-            [(name, tf)] = counts.items()  # the usual case: one spelling
+    for key, (position, name) in first.items():
+        counts = repeated.get(key) if repeated else None
+        if counts is None:  # the usual case: written once
+            tf, surfaces = 1, (name,)
         else:
-            name, tf = max(counts, key=counts.get), sum(counts.values())
-        position = 1.0 + 1.0 / (1.0 + 5.0 * first[key] / length)
-        score = float(tf) * position * (1.0 + 0.5 * min(key.count(" "), 2))
-        mentions.append(_phrase_mention(name, tuple(counts), _round4(score)))
+            # The name is the spelling written most often (the first one on a tie, as
+            # ``Counter.most_common`` picks it); surfaces keep text order.
+            name, tf, surfaces = max(counts, key=counts.get), sum(counts.values()), tuple(counts)
+        score = float(tf) * (1.0 + 1.0 / (1.0 + 5.0 * position / length)) * (1.0 + 0.5 * min(key.count(" "), 2))
+        # built without the frozen dataclass's ``__init__``, which was a tenth of this hook's
+        # time: an abstract reports some 25 phrases (tests/test_phrases.py compares the two)
+        mentions.append(mention_from_fields(name, "phrase", surfaces, (), _round4(score), (), False))
     return mentions
 
 
@@ -558,13 +562,6 @@ def _round4(score: float) -> float:
     if abs(scaled - nearest) < 0.49 and 0.0 <= scaled < 1e12:
         return nearest / 10000.0
     return round(score, 4)
-
-
-def _phrase_mention(name: str, surfaces: tuple[str, ...], score: float) -> ConceptMention:
-    """``ConceptMention(name, "phrase", surfaces, (), score)``, built without the frozen
-    dataclass's ``__init__``, which was a tenth of this hook's time: an abstract reports some 25
-    phrases (tests/test_phrases.py compares it with the constructor's)."""
-    return mention_from_fields(name, "phrase", surfaces, (), score, (), False)
 
 
 @hookimpl
