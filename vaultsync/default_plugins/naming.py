@@ -332,7 +332,14 @@ def plain_text(text: str) -> str:
 def _single_spaced(text: str) -> bool:
     """Whether ``" ".join(text.split()) == text``, told without building the words: a printable
     text has no whitespace but the space (tabs, newlines and other spaces are not printable)."""
-    return text.isprintable() and "  " not in text and not text.startswith(" ") and not text.endswith(" ")
+    if "  " in text or text.startswith(" ") or text.endswith(" "):
+        return False
+    if text.isascii():  # a few searches for a character, not a table lookup per character
+        return not any(map(text.__contains__, _ASCII_SPACES))
+    return text.isprintable()
+
+
+_ASCII_SPACES = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"  # what str.split() splits ASCII at, besides " "
 
 
 def _strip_tail(text: str) -> str:
