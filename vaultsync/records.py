@@ -136,9 +136,11 @@ class Extraction:
         metadata: dict[str, Any] = {}
         for part in parts:
             concepts.extend(part.concepts)
-            aliases.extend(a for a in part.paper_aliases if a not in aliases)
-            for key, value in part.metadata.items():
-                metadata.setdefault(key, value)
+            if part.paper_aliases:  # (most parts have neither: no generator or loop to start)
+                aliases.extend(a for a in part.paper_aliases if a not in aliases)
+            if part.metadata:
+                for key, value in part.metadata.items():
+                    metadata.setdefault(key, value)
         return Extraction(tuple(concepts), tuple(aliases), frozen_mapping(metadata))
 
 
