@@ -560,9 +560,10 @@ def _round4(score: float) -> float:
     ``score * 10000`` is that of the exact product (the product is off by far less than
     0.01), and dividing it by 10000 rounds correctly, as the builtin's conversion back does."""
     scaled = score * 10000.0
-    nearest = round(scaled)
-    if abs(scaled - nearest) < 0.49 and 0.0 <= scaled < 1e12:
-        return nearest / 10000.0
+    if 0.0 <= scaled < 1e12:
+        off = math.remainder(scaled, 1.0)  # scaled minus its nearest integer, exactly (no int to build)
+        if -0.49 < off < 0.49:
+            return (scaled - off) / 10000.0
     return round(score, 4)
 
 
