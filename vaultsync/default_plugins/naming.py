@@ -160,7 +160,8 @@ def _expands(long: str, name: str, strict: bool = True) -> bool:
 def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
     """The candidate, if any, whose name starts the object of an introducing verb at ``pos``."""
     window = text[pos:pos + 200]
-    pair = _LONG_THEN_ACRONYM.match(window)
+    # (the pattern tries up to ten words, letter by letter, before it finds no parenthesis)
+    pair = _LONG_THEN_ACRONYM.match(window) if "(" in window else None
     if pair and coined_strength(pair.group(2)) == 2:
         long = _long_form(pair.group(1))
         end = pos + pair.end()
