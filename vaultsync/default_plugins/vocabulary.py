@@ -57,6 +57,7 @@ _FOLD = str.maketrans(  # every mapping is one char to one char
 # times faster than `str.translate`, which looks each character up in the table (and past the
 # first non-ASCII character raises and clears a KeyError per unmapped one: 100 µs an abstract).
 _FOLD_PAIRS = tuple((chr(code), replacement) for code, replacement in _FOLD.items())
+_ASCII_FOLD_PAIRS = tuple((char, replacement) for char, replacement in _FOLD_PAIRS if char.isascii())
 _SPACE_RUNS = re.compile(r" {2,}")
 _MATH_OR_URL = re.compile(r"\$\$.+?\$\$|\$[^$]+\$|https?://\S+|www\.\S+", re.S)
 # A head noun inflects before these words: "mixtures of experts", "chains of thought".
@@ -235,7 +236,7 @@ def _fold_name(name: str) -> str:
 
 def _fold(text: str) -> str:
     """``text.translate(_FOLD)``: hyphens, dashes and odd spaces as spaces, ’ as ' (see _FOLD_PAIRS)."""
-    for char, replacement in _FOLD_PAIRS:
+    for char, replacement in _ASCII_FOLD_PAIRS if text.isascii() else _FOLD_PAIRS:  # (6 pairs, not 17)
         if char in text:
             text = text.replace(char, replacement)
     return text
