@@ -138,6 +138,12 @@ def test_a_deferred_note_is_the_note_it_renders(seeds, tmp_path, monkeypatch):
         assert (note.path, note.vaultsync_id, note.kind) == (rendered.path, rendered.vaultsync_id, rendered.kind)
 
 
+def _linked(seeds, tmp_path, pm):
+    """The model a run links from ``seeds`` (a dry run: nothing written)."""
+    with Exporter(seeds, tmp_path / "vault", pm, ExportOptions(dry_run=True)) as exporter:
+        return exporter._read_extract_link()[2]
+
+
 def test_a_plugin_rendering_notes_turns_deferring_off(seeds, tmp_path, monkeypatch):
     from vaultsync.hookspecs import hookimpl
 
@@ -148,8 +154,7 @@ def test_a_plugin_rendering_notes_turns_deferring_off(seeds, tmp_path, monkeypat
 
     monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
     pm = get_plugin_manager()
-    with Exporter(seeds, tmp_path / "vault", pm, ExportOptions(dry_run=True)) as exporter:
-        _, _, model = exporter._read_extract_link()
+    model = _linked(seeds, tmp_path, pm)
     pm.register(Plugin(), name="mine")
     try:
         assert not any(isinstance(f, DeferredNote) for f in render_lazily(model, "obsidian", pm, defer=True))
@@ -225,8 +230,7 @@ def test_a_plugin_format_wrapping_the_built_in_one_gets_rendered_notes(seeds, tm
 
     monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
     pm = get_plugin_manager()
-    with Exporter(seeds, tmp_path / "vault", pm, ExportOptions(dry_run=True)) as exporter:
-        _, _, model = exporter._read_extract_link()
+    model = _linked(seeds, tmp_path, pm)
     pm.register(Plugin(), name="wrapped")
     try:
         files = list(render_lazily(model, "wrapped", pm, defer=True))

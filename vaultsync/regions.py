@@ -64,7 +64,8 @@ def _normal_body(body: str) -> str:
 
 def render_note(frontmatter: Mapping[str, Any] | None, body: str) -> str:
     """A fresh note: frontmatter, then the whole body as the generated region."""
-    return _fresh_note(frontmatter, _normal_body(body), region_sha(_normal_body(body)))
+    body = _normal_body(body)
+    return _fresh_note(frontmatter, body, region_sha(body))
 
 
 def _fresh_note(frontmatter: Mapping[str, Any] | None, body: str, sha: str) -> str:
