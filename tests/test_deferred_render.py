@@ -16,6 +16,7 @@ from vaultsync.pipeline import Exporter, ExportOptions, export
 from vaultsync.plugins import get_plugin_manager
 from vaultsync.records import CollectionInfo, Concept, DeferredNote, Paper
 from vaultsync.render import render_lazily
+from vaultsync.write import file_signature
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRST, SECOND = "000_923012a2bb372482.txt", "001_476b98bb6ff612ae.txt"
@@ -237,3 +238,28 @@ def test_a_plugin_format_wrapping_the_built_in_one_gets_rendered_notes(seeds, tm
     finally:
         pm.unregister(name="wrapped")
     assert files and not any(isinstance(f, DeferredNote) for f in files)
+
+
+def test_a_copied_vault_is_not_rendered_again_and_is_signed_anew(seeds, tmp_path, monkeypatch, renders):
+    """Copied, restored or pulled with git, a vault's notes have new inodes and times but the
+    bytes vaultsync wrote: they are recognised by their hash, and their new signature recorded."""
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.delenv("VAULTSYNC_SLOW_PATH", raising=False)
+    vault = tmp_path / "vault"
+    with Exporter(seeds, vault, get_plugin_manager()) as exporter:
+        exporter.run()
+        notes = sorted(vault.rglob("*.md"))
+        for note in notes:  # a new file (a new inode) with the same bytes
+            data = note.read_bytes()
+            note.unlink()
+            note.write_bytes(data)
+        edited = notes[-1]
+        edited.write_text(edited.read_text("utf-8") + "\nMine.\n", "utf-8")
+        renders.clear()
+        report = exporter.run(changed=[FIRST])
+        assert renders == [edited.stem] and not report.updated and not report.created
+        assert edited.read_text("utf-8").endswith("\nMine.\n")
+        records = {rec.path: rec for rec in exporter.session.state.notes().values()}
+    ours = [n for n in notes if n.relative_to(vault).as_posix() in records]  # not the digest's note
+    assert len(ours) == len(notes) - 1
+    assert all(records[n.relative_to(vault).as_posix()].signature == file_signature(n) for n in ours)

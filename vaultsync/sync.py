@@ -28,6 +28,7 @@ import json
 import logging
 import os
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -402,13 +403,33 @@ class _Run:
             self.deleted |= self.s.deleted_ids()  # gone from the vault: deleted, not moved
         return self.s.existing_path(vaultsync_id)
 
+    def _as_written(self, rec: NoteRecord) -> bool:
+        """The file at ``rec.path`` is what vaultsync last wrote there: its stat signature is
+        the recorded one or, when that moved but the file may not have (a vault copied, restored
+        from a backup, pulled with git or a sync tool: new inodes and times), its bytes hash to
+        the recorded content hash -- and then the new signature is recorded, so the next run
+        trusts the stat alone again."""
+        path = os.path.join(self.s.root, rec.path)
+        signature = file_signature(path)
+        if signature is None or rec.signature == signature:
+            return signature is not None
+        if rec.content_sha is None:
+            return False
+        try:
+            with open(path, "rb") as fh:
+                same = _sha(fh.read()) == rec.content_sha
+        except OSError:
+            return False
+        if same and not self.dry_run:
+            self.s.state.put_note(replace(rec, signature=signature))
+        return same
+
     def _sync_at(self, f: OutputFile | DeferredNote, key: str, rel: str, found_by_id: bool) -> None:
         rec = self.known.get(key) or self.known.get(self.s._matched.get(f.vaultsync_id, ""))
         if isinstance(f, DeferredNote):
             remembered = self.inputs.get(key)
             if (remembered is not None and remembered[0] == f.inputs_key and rec is not None
-                    and rec.path == rel and rec.input_sha == remembered[1] and rec.signature is not None
-                    and rec.signature == file_signature(os.path.join(self.s.root, rel))):
+                    and rec.path == rel and rec.input_sha == remembered[1] and self._as_written(rec)):
                 self.unchanged += 1  # rendered from the same inputs as last time: the same note
                 return
             inputs_key, f = f.inputs_key, f.render()
@@ -416,8 +437,7 @@ class _Run:
             self.rendered.append((key, inputs_key, inp))
         else:
             inp = _input_sha(f)
-        if (rec is not None and rec.path == rel and rec.input_sha == inp and rec.signature is not None
-                and rec.signature == file_signature(os.path.join(self.s.root, rel))):
+        if rec is not None and rec.path == rel and rec.input_sha == inp and self._as_written(rec):
             self.unchanged += 1  # what vaultsync wrote from the same input, untouched since
             return
         target = self._target(rel)
