@@ -102,20 +102,31 @@ def _lines(handle: io.BufferedReader, decoded: DecodedText) -> Iterator[tuple[in
                     yield line_number, ""
                     pending = ""
                     offset += sum(_skip_to_line_end(handle, decoder))
+            # most text has no undecodable byte (which decodes to a surrogate: UTF-8 refuses to
+            # encode it) and no NUL: nothing to look for line by line, and the byte offset moves
+            # by the whole batch
+            batch = "".join(parts)
+            careful = errors != "surrogateescape" or "\x00" in batch
+            if not careful:
+                try:
+                    offset += len(batch.encode("utf-8"))
+                except UnicodeEncodeError:
+                    careful = True
             for part in parts:
                 line_number += 1
                 line = part.rstrip("\r\n")
-                if errors == "surrogateescape" and bad_offset is None:
-                    match = _SURROGATES.search(line)
-                    if match:
-                        bad_offset = offset + len(line[: match.start()].encode("utf-8", "surrogateescape"))
-                        bad_line = line_number
-                if errors == "surrogateescape":
-                    offset += len(part.encode("utf-8", "surrogateescape"))
-                    line = _SURROGATES.sub("\ufffd", line)
-                if "\x00" in line:
-                    nul_lines.append(line_number)
-                    line = line.replace("\x00", "")
+                if careful:
+                    if errors == "surrogateescape" and bad_offset is None:
+                        match = _SURROGATES.search(line)
+                        if match:
+                            bad_offset = offset + len(line[: match.start()].encode("utf-8", "surrogateescape"))
+                            bad_line = line_number
+                    if errors == "surrogateescape":
+                        offset += len(part.encode("utf-8", "surrogateescape"))
+                        line = _SURROGATES.sub("\ufffd", line)
+                    if "\x00" in line:
+                        nul_lines.append(line_number)
+                        line = line.replace("\x00", "")
                 if len(line) > MAX_LINE_CHARS:
                     long_lines.append(line_number)
                     line = ""

@@ -106,8 +106,8 @@ def parse_seed_lines(
                 "skipped it (separate abstracts with blank lines)"
             )
             continue
-        text = _join(block)
-        if len(text.split()) < MIN_ABSTRACT_WORDS:
+        text = _join(block)  # words joined by single spaces
+        if text.count(" ") + 1 < MIN_ABSTRACT_WORDS:
             problems.append(f"{display} line {start}: {text[:40]!r} is too short for an abstract; skipped it")
             continue
         abstracts.append(Abstract(text, relative, len(abstracts) + 1, start, collection))
