@@ -358,3 +358,51 @@ def test_mentions_are_ordinary_concept_mentions():
                                mention.broader, canonical=True)
         assert mention == built and repr(mention) == repr(built)
         assert pickle.dumps(mention) == pickle.dumps(built)
+
+
+# -- the automata kept in the state folder -------------------------------------------------------
+
+AUTOMATA_TEXT = ("We fine-tune Large Language Models (LLMs) with Reinforcement Learning from Human Feedback "
+                 "and low-rank adaptation on graph neural networks; MoE layers and μP help.")
+
+
+def _built_here(monkeypatch) -> list[int]:
+    """How many times the automata are built (not loaded) from now on."""
+    builds: list[int] = []
+    original = vocab._build_automata
+    monkeypatch.setattr(vocab, "_build_automata", lambda entries: builds.append(1) or original(entries))
+    return builds
+
+
+def test_the_automata_are_built_once_and_then_loaded_from_the_state_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path))
+    builds = _built_here(monkeypatch)
+    entries = parse_vocabulary(vocab.DATA_FILE.read_text("utf-8"), "vocabulary.txt")
+    first = Vocabulary(entries, merge=False)
+    second = Vocabulary(entries, merge=False)
+    assert builds == [1] and (tmp_path / vocab.AUTOMATA_FILE).is_file()
+    assert second.match(AUTOMATA_TEXT) == first.match(AUTOMATA_TEXT) != []
+    other = Vocabulary([*entries, VocabularyEntry("Quantum Widget Theory")])  # other entries: built
+    assert builds == [1, 1] and [m.entry.name for m in other.match("a quantum widget theory")] == ["Quantum Widget Theory"]
+
+
+def test_a_damaged_automata_file_is_built_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path))
+    entries = parse_vocabulary(vocab.DATA_FILE.read_text("utf-8"), "vocabulary.txt")
+    want = Vocabulary(entries, merge=False).match(AUTOMATA_TEXT)
+    path = tmp_path / vocab.AUTOMATA_FILE
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+    builds = _built_here(monkeypatch)
+    assert Vocabulary(entries, merge=False).match(AUTOMATA_TEXT) == want and builds == [1]
+
+
+def test_a_state_folder_that_cannot_be_written_only_costs_the_build(tmp_path, monkeypatch):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(blocked / "state"))
+    builds = _built_here(monkeypatch)
+    entries = parse_vocabulary(vocab.DATA_FILE.read_text("utf-8"), "vocabulary.txt")
+    assert Vocabulary(entries, merge=False).match(AUTOMATA_TEXT) and Vocabulary(entries, merge=False)
+    assert builds == [1, 1]

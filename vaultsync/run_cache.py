@@ -39,10 +39,15 @@ def _stat_line(path: Path) -> str:
     return f"{path}:{stat.st_size}:{stat.st_mtime_ns}"
 
 
+def package_signature() -> list[str]:
+    """The files of vaultsync's own code and data, by stat signature."""
+    return sorted(_stat_line(Path(root) / name) for root, _, files in os.walk(_PACKAGE)
+                  if "__pycache__" not in root for name in files)
+
+
 def code_signature(pm: pluggy.PluginManager) -> str:
     """The files of vaultsync's code and data and of every loaded plugin, by stat signature."""
-    lines = sorted(_stat_line(Path(root) / name) for root, _, files in os.walk(_PACKAGE)
-                   if "__pycache__" not in root for name in files)
+    lines = package_signature()
     for name, plugin in sorted(pm.list_name_plugin(), key=lambda item: str(item[0])):
         module = plugin if hasattr(plugin, "__file__") else sys.modules.get(type(plugin).__module__)
         source = getattr(module, "__file__", None)

@@ -27,10 +27,15 @@ the shipped name of the same concept.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import itertools
 import logging
+import marshal
 import os
+import pickle
 import re
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -256,7 +261,7 @@ class Vocabulary:
     def __init__(self, entries: Iterable[VocabularyEntry], merge: bool = True):
         self.entries = _merge(entries) if merge else tuple(entries)
         self._by_key: dict[str, VocabularyEntry] | None = None
-        self._sensitive, self._insensitive = _build_automata(self.entries)
+        self._sensitive, self._insensitive = _automata(self.entries)
         # The case-sensitive automaton holds only names with a non-ASCII character (`μP`), so a
         # text with none of those characters needs no scan with it (almost every text).
         sensitive_names = self._sensitive.keys() if self._sensitive is not None else ()
@@ -501,6 +506,48 @@ def _build_automata(entries: tuple[VocabularyEntry, ...]):
             built.append(automaton)
         else:
             built.append(None)
+    return built
+
+
+# Building the automata takes a quarter of a second in every process that extracts (each pool
+# worker, each `vaultsync export`); loading them built takes a tenth of that. So the automata
+# of the last vocabulary built are kept in one file of the state folder, under a key of all
+# that made them: the entries' names in order, vaultsync's code files and pyahocorasick's (by
+# stat) and Python's version. One file is enough: a vault's vocabulary rarely changes.
+AUTOMATA_FILE = "vocabulary.automata"
+_DIGEST = 32
+
+
+def _automata(entries: tuple[VocabularyEntry, ...]):
+    """``_build_automata(entries)``, from the state folder's file when it was built for the
+    same key; else built and the file written (best effort: a folder that cannot be written
+    only costs the build next time)."""
+    from ..run_cache import package_signature  # lazy: start-up time
+    from ..state import state_dir
+
+    key = hashlib.blake2b(marshal.dumps((
+        sys.version, package_signature(), os.stat(ahocorasick.__file__).st_mtime_ns,
+        [entry.names for entry in entries])), digest_size=_DIGEST).digest()
+    path = state_dir() / AUTOMATA_FILE
+    try:
+        data = path.read_bytes()
+    except OSError:
+        data = b""
+    # key, then a checksum of the pickle, then the pickle
+    body = data[2 * _DIGEST:]
+    if data[:_DIGEST] == key and data[_DIGEST:2 * _DIGEST] == hashlib.blake2b(body, digest_size=_DIGEST).digest():
+        return pickle.loads(body)
+    built = _build_automata(entries)
+    body = pickle.dumps(built, pickle.HIGHEST_PROTOCOL)
+    temp = path.with_name(f".{AUTOMATA_FILE}.{os.getpid()}.tmp")  # (pool workers may write at once)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp.write_bytes(key + hashlib.blake2b(body, digest_size=_DIGEST).digest() + body)
+        os.replace(temp, path)
+    except OSError as error:
+        log.debug("could not keep the vocabulary's automata in %s: %s", path, error)
+        with contextlib.suppress(OSError):
+            temp.unlink()
     return built
 
 
