@@ -24,9 +24,9 @@ from .plugins import call_safely
 from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_signature
 from .records import Abstract, DeferredNote, ExtractContext, OutputFile, Seed, SyncReport, VaultModel, frozen_mapping
 from .render import render, render_lazily
-from .run_cache import (code_signature, conversion_key, extraction_fingerprint, last_run, load_conversions,
-                        cache_encoded, load_extractions, remember_run, render_fingerprint, run_fingerprint,
-                        save_conversions, save_extractions)
+from .run_cache import (cache_encoded, carry_over_lessons, code_signature, conversion_key, extraction_fingerprint,
+                        last_run, load_conversions, load_extractions, remember_run, render_fingerprint,
+                        run_fingerprint, save_conversions, save_extractions)
 from .sync import VaultSession
 from .teaching import taught_concepts, user_concept_notes
 
@@ -181,6 +181,13 @@ class Exporter:
             self._extracted.update(load_extractions(state, fingerprint, missing))
         fresh = {a.id: a for a in abstracts if a.id not in self._extracted}
         context = ExtractContext(vault=str(self.vault_dir.resolve()), config=self.options.config, taught=taught)
+        carried = {}  # ... or under other lessons, where they change nothing
+        if fresh and not self.options.dry_run:
+            carried = carry_over_lessons(state, self.pm, self._code, context, fresh)
+            if carried:
+                log.debug("other lessons: %d of %d extractions still hold", len(carried), len(fresh))
+            self._extracted.update(carried)
+            fresh = {i: a for i, a in fresh.items() if i not in carried}
         cached: set[str] = set()  # what a pool's workers sent, cached as it came (already encoded)
 
         def cache(records: list[tuple[str, bytes]]) -> None:
@@ -192,8 +199,9 @@ class Exporter:
                                     on_progress=lambda done, total: self._step("extract", done, total))
         for abstract, facts in zip(fresh.values(), extracted_now):
             self._extracted[abstract.id] = facts
-        if fresh and not self.options.dry_run:
-            save_extractions(state, fingerprint, {i: self._extracted[i] for i in fresh if i not in cached}, live)
+        if (fresh or carried) and not self.options.dry_run:
+            save_extractions(state, fingerprint, {i: self._extracted[i] for i in fresh if i not in cached}, live,
+                             taught)
         return [self._extracted[a.id] for a in abstracts]
 
     def run(self, changed: Iterable[str] | None = None) -> SyncReport:

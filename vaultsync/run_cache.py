@@ -14,7 +14,7 @@ import marshal
 import os
 import pickle
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from itertools import starmap
 from operator import attrgetter
 from pathlib import Path
@@ -24,11 +24,13 @@ import pluggy
 
 from .collector import collector_paused
 from .extract import Extracted
-from .records import ConceptMention, Extraction, PaperName, SyncReport, frozen_mapping, mention_from_fields
+from .records import (Abstract, ConceptMention, ExtractContext, Extraction, PaperName, SyncReport, TaughtConcept,
+                      frozen_mapping, mention_from_fields)
 from .state import State
 
 _PACKAGE = Path(__file__).resolve().parent
 _LAST_RUN = "last-run"
+_LESSONS = "extraction-lessons"  # the fingerprint of the cached extractions, and its lessons
 
 
 def _stat_line(path: Path) -> str:
@@ -85,10 +87,52 @@ def load_extractions(state: State, fingerprint: str, wanted: Iterable[str]) -> d
     return found
 
 
-def save_extractions(state: State, fingerprint: str, new: Mapping[str, Any], live: Iterable[str]) -> None:
-    """Cache ``new`` (abstract id -> its extraction) and forget the abstracts not ``live``."""
+def save_extractions(state: State, fingerprint: str, new: Mapping[str, Any], live: Iterable[str],
+                     taught: tuple = ()) -> None:
+    """Cache ``new`` (abstract id -> its extraction) and forget the abstracts not ``live``;
+    ``taught``: the lessons ``fingerprint`` was made with (see ``carry_over_lessons``)."""
     with state.transaction():
         state.put_extractions(fingerprint, [(i, _encode(e)) for i, e in new.items()], keep=live)
+        lessons = {"fingerprint": fingerprint, "taught": [asdict(t) for t in taught]}
+        state.put_blob(_LESSONS, json.dumps(lessons, ensure_ascii=False).encode("utf-8"))
+
+
+def carry_over_lessons(state: State, pm: pluggy.PluginManager, code: str, context: ExtractContext,
+                       abstracts: Mapping[str, Abstract]) -> dict[str, Any]:
+    """The cached extractions of ``abstracts`` (by id) that still hold now that the vault
+    teaches other lessons (``context.taught``), filed under the new extraction fingerprint.
+
+    A lesson (a concept note the user wrote or edited) changes what the vocabulary reads, and
+    so the extraction fingerprint: without this, one edited concept note means extracting the
+    whole corpus again. Of vaultsync's own extractors only the vocabulary reads the lessons, so
+    when every extractor is built in, an abstract in which the vocabulary cannot read anything
+    else (``lessons_may_change``) keeps what was extracted under the cache's lessons -- when
+    they were all that changed (same code and config). Never on the slow path."""
+    from .default_plugins.vocabulary import lessons_may_change  # lazy: start-up time
+    from .extract import SLOW_PATH_ENV
+    from .plugins import BUILT_IN, plugin_origin
+
+    stored = state.get_blob(_LESSONS)
+    if not stored or not abstracts or os.environ.get(SLOW_PATH_ENV) == "1":
+        return {}
+    if any(plugin_origin(pm, impl.plugin_name) != BUILT_IN for impl in pm.hook.vaultsync_extract.get_hookimpls()):
+        return {}  # another extractor may read the lessons too
+    record = json.loads(stored)
+    before = tuple(TaughtConcept(t["name"], tuple(t["aliases"]), tuple(t["broader"])) for t in record["taught"])
+    old, new = record["fingerprint"], extraction_fingerprint(code, context.config, context.taught)
+    if old == new or old != extraction_fingerprint(code, context.config, before):
+        return {}
+    may_change = lessons_may_change(replace(context, taught=before), context)
+    kept = {}
+    with collector_paused():
+        for abstract_id, data in state.extractions(old, abstracts if len(abstracts) <= 2000 else None).items():
+            abstract = abstracts.get(abstract_id)
+            if abstract is not None and not may_change(abstract.text):
+                facts = _decode(data)
+                if facts is not None:
+                    kept[abstract_id] = facts
+    state.move_extractions(old, new, kept)
+    return kept
 
 
 def cache_encoded(state: State, fingerprint: str, records: Iterable[tuple[str, bytes]]) -> None:

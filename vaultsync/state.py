@@ -196,6 +196,14 @@ class State:
         self._db.executemany("INSERT OR REPLACE INTO extractions VALUES (?, ?, ?)",
                              [(i, fingerprint, data) for i, data in items])
 
+    def move_extractions(self, old: str, new: str, ids: Iterable[str]) -> None:
+        """File the extractions of ``ids`` cached under fingerprint ``old`` under ``new``."""
+        ids = list(ids)
+        for start in range(0, len(ids), 500):  # SQLite caps the parameters of one statement
+            chunk = ids[start:start + 500]
+            self._db.execute(f"UPDATE extractions SET fingerprint = ? WHERE fingerprint = ? AND id IN "
+                             f"({','.join('?' * len(chunk))})", (new, old, *chunk))
+
     def conversions(self, fingerprint: str) -> dict[str, str]:
         """Every abstract's Markdown cached under ``fingerprint`` (the code that converts it)."""
         rows = self._db.execute("SELECT key, markdown FROM conversions WHERE fingerprint = ?", (fingerprint,))

@@ -39,7 +39,7 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import Callable, Iterable, NamedTuple
 
 import ahocorasick
 
@@ -247,6 +247,19 @@ def _fold(text: str) -> str:
     return text
 
 
+def _prepared(text: str) -> tuple[str, list[int] | None, str]:
+    """(folded, offsets, lowered): ``text`` as the automata see it (``_fold``ed, runs of spaces
+    collapsed, with ``_collapse_spaces``' offsets or None), and that lower-cased letter by letter."""
+    folded = _fold(text)
+    offsets = None
+    if "  " in folded:
+        folded, offsets = _collapse_spaces(folded)
+    lowered = folded.lower()
+    if len(lowered) != len(folded):  # a rare character (`İ`) lowers to two; keep it as is
+        lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in folded)
+    return folded, offsets, lowered
+
+
 class Vocabulary:
     """A set of concepts and the automata that find them in text.
 
@@ -310,13 +323,7 @@ class Vocabulary:
     def match(self, text: str) -> list[VocabularyMatch]:
         """Every entry mentioned in ``text``, in text order, longest match first where they
         overlap; ``surface`` is the text exactly as written."""
-        folded = _fold(text)
-        offsets = None
-        if "  " in folded:
-            folded, offsets = _collapse_spaces(folded)
-        lowered = folded.lower()
-        if len(lowered) != len(folded):  # a rare character (`İ`) lowers to two; keep it as is
-            lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in folded)
+        folded, offsets, lowered = _prepared(text)
         size = len(folded)
         found = []  # (-length, start, entry index): sorts longest first, then leftmost
         add = found.append
@@ -617,6 +624,15 @@ def vaultsync_extract(abstract: Abstract, context: ExtractContext) -> Extraction
     Options (section ``vocabulary``): ``enabled = false`` turns it off; ``extra_file`` names
     another file in the vocabulary format (relative paths are relative to the vault).
     """
+    vocabulary = _vocabulary_of(context)
+    if vocabulary is None:
+        return None
+    found = vocabulary.match(abstract.text) + across_acronyms(vocabulary, abstract.text)
+    return Extraction(concepts=mentions(found)) if found else None
+
+
+def _vocabulary_of(context: ExtractContext) -> Vocabulary | None:
+    """The vocabulary ``vaultsync_extract`` matches with (None: turned off)."""
     options = context.options("vocabulary")
     if options.get("enabled", True) is False:
         return None
@@ -625,9 +641,35 @@ def vaultsync_extract(abstract: Abstract, context: ExtractContext) -> Extraction
         extra = Path(extra).expanduser()
         if not extra.is_absolute() and context.vault:
             extra = Path(context.vault) / extra
-    vocabulary = Vocabulary.with_taught(context.taught, extra)
-    found = vocabulary.match(abstract.text) + across_acronyms(vocabulary, abstract.text)
-    return Extraction(concepts=mentions(found)) if found else None
+    return Vocabulary.with_taught(context.taught, extra)
+
+
+def lessons_may_change(before: ExtractContext, after: ExtractContext) -> Callable[[str], bool]:
+    """A test of abstracts' texts: False only when ``vaultsync_extract`` finds exactly the same
+    in the text under ``after`` as under ``before`` (contexts that differ in what the vault
+    taught), so what was extracted before still holds.
+
+    The vocabularies differ in a few entries (a lesson adds one, renames one, gives it aliases
+    or broader concepts, and broader names follow renames). An entry the same in both has the
+    same patterns in both automata, and entries keep their order, so matching a text differs
+    only where a pattern of a changed entry occurs in it: in the text as folded for matching,
+    on word boundaries for the case-insensitive patterns and anywhere for the others, or in
+    the text without its inline `(ACR)`s (``across_acronyms``)."""
+    old, new = _vocabulary_of(before), _vocabulary_of(after)
+    if old is None or new is None:
+        return (lambda text: True) if old is not new else (lambda text: False)
+    changed = tuple(set(old.entries) ^ set(new.entries))
+    if not changed:
+        return lambda text: False
+    sensitive, insensitive = _build_automata(changed)
+
+    def occurs(text: str) -> bool:
+        folded, _, lowered = _prepared(text)
+        if insensitive is not None and next(insensitive.iter(_word_bounded(lowered)), None) is not None:
+            return True
+        return sensitive is not None and next(sensitive.iter(folded), None) is not None
+
+    return lambda text: occurs(text) or (" (" in text and occurs(_INLINE_ACRONYM.sub("", text)))
 
 
 _INLINE_ACRONYM = re.compile(r" \([A-Za-z0-9][\w-]{0,11}\)(?= [^\W\d])")
