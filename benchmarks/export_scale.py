@@ -7,7 +7,7 @@ Each export runs as its own ``python -m vaultsync export`` process (state in a t
 next to the **floor** measured in the same run: plain Python writing the same number of
 note-sized files atomically (temp file + ``os.replace``, same folders), so ratios survive the
 drift of a shared machine. Figures: full export; no-op re-export; one new 20-abstract seed file
-(and how many files it rewrote); start-up (import) time; extraction with and without the pool;
+(and how many files it rewrote); a concept note the user edits (a lesson); start-up (import) time; extraction with and without the pool;
 ``--big`` adds the 100,000-abstract export and its ratio to the 20,000 one.
 """
 
@@ -69,6 +69,9 @@ _STAGE = re.compile(r"vaultsync\.pipeline: (\S+) took ([\d.]+) s \(CPU: ([\d.]+)
                     r"([\d.]+) s in workers\)")
 
 
+_KEPT = re.compile(r"other lessons: (\d+) of (\d+) extractions still hold")
+
+
 def run_export(seeds: Path, vault: Path, state: Path) -> tuple[float, float, int, str]:
     """(seconds, peak RSS in MB, exit status, its stages) of one `vaultsync export` process.
 
@@ -81,10 +84,12 @@ def run_export(seeds: Path, vault: Path, state: Path) -> tuple[float, float, int
     elapsed = time.perf_counter() - start
     peak_kb, code = out.stdout.split()[-2:]
     stages = [(m[1], float(m[2]), float(m[3]), float(m[4])) for m in _STAGE.finditer(out.stderr)]
+    kept = _KEPT.search(out.stderr)
     cpu = sum(here + workers for _, _, here, workers in stages)
     text = ", ".join(f"{name} {wall:.2f} s (CPU {here:.2f}" + (f" + {workers:.2f} in workers)" if workers else ")")
                      for name, wall, here, workers in stages)
-    return elapsed, int(peak_kb) / 1024, int(code), f"  stages: {text}; CPU in all {cpu:.2f} s"
+    kept = f"; {kept[1]} of {kept[2]} cached extractions kept under new lessons" if kept else ""
+    return elapsed, int(peak_kb) / 1024, int(code), f"  stages: {text}; CPU in all {cpu:.2f} s{kept}"
 
 
 def snapshot(vault: Path) -> dict[str, tuple[int, int]]:
@@ -154,6 +159,12 @@ def scale_figures(work: Path, papers: int, repeat: int) -> float:
     floor = write_floor(max(len(written), 1), work)
     print(f"one new seed file (20 abstracts): {seconds:7.2f} s; wrote {len(written)} files {kinds}; "
           f"floor for those {floor:.3f} s")
+    print(stages)
+    # the user edits a concept note (a remark in its body): a lesson for the vocabulary
+    note = max((vault / "Concepts").glob("*.md"), key=lambda p: p.stat().st_size)  # the most papers
+    note.write_text(note.read_text("utf-8") + "\nMy own remark.\n", "utf-8")
+    seconds, _, _, stages = run_export(seeds, vault, state)
+    print(f"one concept note edited by the user ({note.stem}): {seconds:7.2f} s")
     print(stages)
     return min(fulls)
 
