@@ -102,6 +102,53 @@ def test_abstracts_are_converted_to_markdown_once_across_runs(setup, monkeypatch
     assert before.keys() < {p.name for p in (vault / "Papers").glob("*.md")}
 
 
+def test_seeds_touched_but_unchanged_are_served_from_the_last_run(setup, monkeypatch):
+    seeds, vault, pm, counter = setup
+    first = export(seeds, vault, pm)
+    for seed in seeds.iterdir():  # saved again unchanged, or checked out again: new times, same bytes
+        data = seed.read_bytes()
+        seed.unlink()
+        seed.write_bytes(data)
+
+    def no_reading(self):
+        raise AssertionError("the vault was scanned")
+    monkeypatch.setattr(VaultSession, "_scan", no_reading)
+    again = export(seeds, vault, pm)
+    assert (again.created, again.updated, again.papers) == ((), (), first.papers)
+    export(seeds, vault, pm)  # and the new times are remembered: served by times alone
+    assert counter.calls == first.papers
+
+
+def _same_size_edit(seed: Path) -> None:
+    text = seed.read_text("utf-8")
+    seed.write_text(text.replace(" the ", " thy ", 1), "utf-8")
+
+
+def test_a_seed_edited_to_the_same_size_is_not_served_from_the_last_run(setup):
+    seeds, vault, pm, counter = setup
+    export(seeds, vault, pm)
+    _same_size_edit(seeds / "a.txt")
+    again = export(seeds, vault, pm)
+    assert again.updated  # the edited abstract's note
+
+
+def test_a_seed_edited_during_a_run_makes_the_next_run_a_real_one(setup, monkeypatch):
+    from vaultsync.pipeline import Exporter
+
+    seeds, vault, pm, counter = setup
+    read_then_edit = Exporter._read_extract_link
+
+    def edited_meanwhile(self):
+        found = read_then_edit(self)
+        _same_size_edit(seeds / "a.txt")  # after the run read it: this run did not see it
+        return found
+    monkeypatch.setattr(Exporter, "_read_extract_link", edited_meanwhile)
+    export(seeds, vault, pm)
+    monkeypatch.setattr(Exporter, "_read_extract_link", read_then_edit)
+    again = export(seeds, vault, pm)
+    assert again.updated
+
+
 def test_other_options_are_not_served_from_the_last_run(setup):
     seeds, vault, pm, counter = setup
     export(seeds, vault, pm)

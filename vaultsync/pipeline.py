@@ -26,7 +26,7 @@ from .records import Abstract, DeferredNote, ExtractContext, OutputFile, Seed, S
 from .render import render, render_lazily
 from .run_cache import (cache_encoded, carry_over_lessons, code_signature, conversion_key, extraction_fingerprint,
                         last_run, load_conversions, load_extractions, remember_run, render_fingerprint,
-                        run_fingerprint, save_conversions, save_extractions)
+                        run_print, save_conversions, save_extractions)
 from .sync import VaultSession
 from .teaching import taught_concepts, user_concept_notes
 
@@ -219,8 +219,11 @@ class Exporter:
             self._code = code_signature(self.pm)
         run_options = {"format": self.options.format, "config": self.options.config,
                        "recreate_deleted": self.options.recreate_deleted}
-        if not self.options.dry_run and not changed:
-            previous = last_run(state, run_fingerprint(self._code, self.seeds_dir, self.vault_dir, run_options))
+        asks = not self.options.dry_run and not changed  # whether the last run may serve
+        # the seeds as this run reads them (and the vault, if the last run may serve)
+        begun = run_print(self._code, self.seeds_dir, self.vault_dir if asks else None, run_options)
+        if asks:
+            previous = last_run(state, begun)
             if previous is not None:
                 log.debug("nothing changed since the last run: seeds, vault, code and options are the same")
                 return previous
@@ -249,7 +252,7 @@ class Exporter:
             outcome = call_safely(self.pm, "vaultsync_sync_finished", report=report, vault=self.vault_dir,
                                   config=self.options.config)
             report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures))
-            remember_run(state, run_fingerprint(self._code, self.seeds_dir, self.vault_dir, run_options), report)
+            remember_run(state, begun.after(self.vault_dir), report)
         self._step(None)
         return report
 

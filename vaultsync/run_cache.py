@@ -250,28 +250,65 @@ def _listing(folder: Path, skip_hidden: bool) -> list[tuple[str, int, int]]:
     return sorted(found)
 
 
-def run_fingerprint(code: str, seeds_dir: Path, vault_dir: Path, options: Mapping[str, Any]) -> str:
-    """Everything a run reads: the code, the options, every seed file and every vault file."""
-    return _digest("run", code, options, _listing(seeds_dir, skip_hidden=False), _listing(vault_dir, True))
+class RunPrint:
+    """Everything a run reads -- the code, the options, every seed file, every vault file -- as
+    digests: ``exact`` by the files' sizes and times (cheap), ``sized`` by the seeds' sizes
+    only, and ``content()`` by the seeds' bytes (read only when asked)."""
+
+    def __init__(self, code: str, options: Mapping[str, Any], seeds_dir: Path, seeds: list, vault: list):
+        self.code, self.options, self.seeds_dir, self.seeds, self.vault = code, options, seeds_dir, seeds, vault
+        self.exact = _digest("run", code, options, seeds, vault)
+        self.sized = _digest("run-sized", code, options, [(path, size) for path, size, _ in seeds], vault)
+
+    def content(self) -> str | None:
+        """The digest with the seeds' bytes; None if a seed changed since they were listed."""
+        hashes = []
+        for path, _, _ in self.seeds:
+            try:
+                hashes.append((path, hashlib.sha256((self.seeds_dir / path).read_bytes()).hexdigest()))
+            except OSError:
+                return None
+        if _listing(self.seeds_dir, skip_hidden=False) != self.seeds:
+            return None
+        return _digest("run-content", self.code, self.options, hashes, self.vault)
+
+    def after(self, vault_dir: Path) -> "RunPrint":
+        """The same seeds, as the run read them, and the vault as it is now (the run wrote it)."""
+        return RunPrint(self.code, self.options, self.seeds_dir, self.seeds, _listing(vault_dir, True))
 
 
-def last_run(state: State, fingerprint: str) -> SyncReport | None:
-    """What the last run reported, if it ran on exactly this fingerprint (nothing changed since)."""
+def run_print(code: str, seeds_dir: Path, vault_dir: Path | None, options: Mapping[str, Any]) -> RunPrint:
+    """The ``RunPrint`` of a run over ``seeds_dir`` and ``vault_dir`` as they are now (the
+    vault not listed when None: a run that will not ask ``last_run`` lists it ``after``)."""
+    vault = _listing(vault_dir, True) if vault_dir is not None else []
+    return RunPrint(code, options, seeds_dir, _listing(seeds_dir, skip_hidden=False), vault)
+
+
+def last_run(state: State, now: RunPrint) -> SyncReport | None:
+    """What the last run reported, if it ran on exactly what a run would read ``now``: the same
+    files by their times, or -- when only the seeds' times moved (a seed file touched, saved
+    unchanged, copied or checked out again) -- the same seed bytes, whose new times are then
+    remembered."""
     stored = state.get_blob(_LAST_RUN)
     if not stored:
         return None
     record = json.loads(stored)
-    if record.get("fingerprint") != fingerprint:
-        return None
+    if record.get("fingerprint") != now.exact:
+        if record.get("sized") != now.sized or record.get("content") is None or record["content"] != now.content():
+            return None
+        record["fingerprint"] = now.exact
+        state.put_blob(_LAST_RUN, json.dumps(record, ensure_ascii=False).encode("utf-8"))
     report = record["report"]
     return SyncReport(papers=report["papers"], concepts=report["concepts"], unchanged=report["files"],
                       conflicts=tuple(report["conflicts"]), warnings=tuple(report["warnings"]),
                       errors=tuple(report["errors"]), seeds=tuple(report["seeds"]))
 
 
-def remember_run(state: State, fingerprint: str, report: SyncReport) -> None:
+def remember_run(state: State, then: RunPrint, report: SyncReport) -> None:
+    """Remember ``report`` as what a run over ``then`` gives (``then``: the ``RunPrint`` taken
+    when the run began, ``after`` it wrote the vault)."""
     files = len(report.created) + len(report.updated) + report.unchanged
-    record = {"fingerprint": fingerprint, "report": {
+    record = {"fingerprint": then.exact, "sized": then.sized, "content": then.content(), "report": {
         "papers": report.papers, "concepts": report.concepts, "files": files,
         "conflicts": list(report.conflicts), "warnings": list(report.warnings), "errors": list(report.errors),
         "seeds": list(report.seeds)}}
