@@ -165,9 +165,9 @@ class ConceptIndex:
                 if mention.kind == "phrase":
                     key = concept_key(mention.name)
                     if key in promoted_phrases or key in clusters or alias_target(key) is not None:
-                        phrases.append(mention)
+                        phrases.append((mention, key))
             if phrases:  # (the first pass gave every paper its entries)
-                self.add_paper(paper_id, phrases)
+                self._add_phrases(paper_id, phrases)
         return self
 
     def _acronym_target(self, mention: ConceptMention, key: str) -> str | None:
@@ -248,6 +248,48 @@ class ConceptIndex:
             papers[paper_id] = papers.get(paper_id, 0.0) + KIND_WEIGHT.get(kind, 1.5) * max(mention.score, 0.1)
             kinds = cluster.kinds
             kinds[kind] = kinds.get(kind, 0) + 1  # (a Counter's += on a new kind is slow)
+            spellings = cluster.surfaces.get(paper_id)
+            if spellings is None:
+                spellings = cluster.surfaces[paper_id] = {}
+            for surface in mention.surfaces:
+                spellings[surface] = None
+
+    def _add_phrases(self, paper_id: str, phrases: list[tuple[ConceptMention, str]]) -> None:
+        """``add_paper`` of phrase mentions only (each with its concept key), for ``build``'s
+        second pass: a third of a million mentions at 20,000 papers, so the steps
+        ``add_paper`` takes for a phrase are written out here, and no others (no vocabulary
+        or acronym definition to order first, none to define; the paper has its entries)."""
+        keys = self.paper_keys[paper_id]
+        defined = self._defined[paper_id]
+        clusters, alias_target = self.clusters, self._alias_keys.get
+        weight = KIND_WEIGHT.get("phrase", 1.5)
+        for mention, key in phrases:
+            if defined and key in defined:
+                # a bare acronym this abstract defines means what the abstract says it means
+                mention = replace(mention, name=defined[key], aliases=(mention.name,))
+                key = concept_key(mention.name)
+            key = alias_target(key) or key
+            cluster = clusters.get(key)
+            if cluster is None:
+                cluster = clusters[key] = Cluster(key)
+            keys[key] = None
+            name = mention.name
+            if mention.canonical and not cluster.canonical:
+                cluster.canonical = name
+            names = cluster.names  # (``cluster.saw(name)``, inlined)
+            names[name] = names.get(name, 0) + 1
+            cluster.spellings_seen += 1
+            if mention.aliases:
+                for alias in mention.aliases:
+                    cluster.aliases[alias] = None
+            if mention.broader:
+                for upper in mention.broader:
+                    cluster.broader[upper] = None
+            score = mention.score
+            papers = cluster.papers
+            papers[paper_id] = papers.get(paper_id, 0.0) + weight * (0.1 if 0.1 > score else score)  # max(score, 0.1)
+            kinds = cluster.kinds
+            kinds["phrase"] = kinds.get("phrase", 0) + 1
             spellings = cluster.surfaces.get(paper_id)
             if spellings is None:
                 spellings = cluster.surfaces[paper_id] = {}
