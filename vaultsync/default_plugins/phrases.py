@@ -592,7 +592,9 @@ def promote_phrases(
     """
     min_df = max(2, min_df)
     n_docs = len(doc_phrases)
-    keyed = [_by_key([m for m in mentions if m.kind == "phrase"]) for mentions in doc_phrases]
+    # per paper, concept key -> its (last) phrase mention with that key, in order of first
+    # mention (one comprehension: half a million mentions at 20,000 papers)
+    keyed = [{concept_key(m.name): m for m in mentions if m.kind == "phrase"} for mentions in doc_phrases]
     df: Counter = Counter(chain.from_iterable(keyed))
     df.pop("", None)  # no key: never a concept
     max_df = max_df_ratio * n_docs if n_docs >= 10 else math.inf
@@ -614,7 +616,3 @@ def promote_phrases(
         promoted.update(key for _, key in sorted(scored)[:top_k])
     return promoted
 
-
-def _by_key(mentions: list[ConceptMention]) -> dict[str, ConceptMention]:
-    """Concept key -> the (last) mention with that key, in order of first mention."""
-    return {concept_key(m.name): m for m in mentions}
