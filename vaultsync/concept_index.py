@@ -63,7 +63,9 @@ class Cluster:
     aliases: dict[str, None] = field(default_factory=dict)  # ordered set
     kinds: Counter = field(default_factory=Counter)  # kind -> papers
     papers: dict[str, float] = field(default_factory=dict)  # paper id -> salience
-    surfaces: dict[str, dict[str, None]] = field(default_factory=dict)  # paper id -> spellings
+    # paper id -> spellings: an ordered set, or the mention's own 1-tuple while one mention
+    # of one spelling is all the paper has (most do: no set to make for each, and the memory)
+    surfaces: dict[str, dict[str, None] | tuple[str]] = field(default_factory=dict)
     broader: dict[str, None] = field(default_factory=dict)
     spellings_seen: int = 0  # mentions counted in ``names`` (the name is cached until it grows)
 
@@ -248,11 +250,15 @@ class ConceptIndex:
             papers[paper_id] = papers.get(paper_id, 0.0) + KIND_WEIGHT.get(kind, 1.5) * max(mention.score, 0.1)
             kinds = cluster.kinds
             kinds[kind] = kinds.get(kind, 0) + 1  # (a Counter's += on a new kind is slow)
+            surfaces = mention.surfaces
             spellings = cluster.surfaces.get(paper_id)
-            if spellings is None:
-                spellings = cluster.surfaces[paper_id] = {}
-            for surface in mention.surfaces:
-                spellings[surface] = None
+            if spellings is None and len(surfaces) == 1:
+                cluster.surfaces[paper_id] = tuple(surfaces)  # (the mention's own tuple)
+            else:
+                if spellings.__class__ is not dict:
+                    spellings = cluster.surfaces[paper_id] = dict.fromkeys(spellings or ())
+                for surface in surfaces:
+                    spellings[surface] = None
 
     def _add_phrases(self, paper_id: str, phrases: list[tuple[ConceptMention, str]]) -> None:
         """``add_paper`` of phrase mentions only (each with its concept key), for ``build``'s
@@ -290,11 +296,15 @@ class ConceptIndex:
             papers[paper_id] = papers.get(paper_id, 0.0) + weight * (0.1 if 0.1 > score else score)  # max(score, 0.1)
             kinds = cluster.kinds
             kinds["phrase"] = kinds.get("phrase", 0) + 1
+            surfaces = mention.surfaces
             spellings = cluster.surfaces.get(paper_id)
-            if spellings is None:
-                spellings = cluster.surfaces[paper_id] = {}
-            for surface in mention.surfaces:
-                spellings[surface] = None
+            if spellings is None and len(surfaces) == 1:
+                cluster.surfaces[paper_id] = tuple(surfaces)  # (the mention's own tuple)
+            else:
+                if spellings.__class__ is not dict:
+                    spellings = cluster.surfaces[paper_id] = dict.fromkeys(spellings or ())
+                for surface in surfaces:
+                    spellings[surface] = None
 
     def is_shared_concept(self, cluster: Cluster, promoted_phrases: set[str], own_names: "OwnNames") -> bool:
         """Does this cluster deserve a shared concept note?
