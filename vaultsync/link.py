@@ -46,7 +46,9 @@ class LinkOptions:
 
 def _promoted_phrase_keys(per_paper, promote) -> set[str]:
     if promote is None:
-        from .default_plugins.phrases import promote_phrases as promote
+        from .default_plugins.phrases import promote_phrases
+
+        return set(promote_phrases(per_paper))  # (it reads the phrase mentions only: no copies to make)
     return set(promote([[m for m in mentions if m.kind == "phrase"] for mentions in per_paper]))
 
 
@@ -113,8 +115,8 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
         paper_concepts[abstract.id] = keys
         stem = options.existing_names.get(abstract.id) or registry.claim(
             safe_note_name(facts.name.name or facts.name.title), hints=(facts.name.title,))
-        links = tuple((surface, concept_names[key]) for key in keys
-                      for surface in shared[key].surfaces.get(abstract.id, ()))
+        links = tuple([(surface, concept_names[key]) for key in keys  # (a list first: faster than a generator)
+                       for surface in shared[key].surfaces.get(abstract.id, ())])
         paper_fields.append(dict(
             abstract=abstract, name=stem, title=facts.name.title, gist=facts.name.gist,
             aliases=_paper_aliases(abstract.id, facts, index, shared),
@@ -321,8 +323,10 @@ def _paper_concept_keys(paper_id, candidates, shared, doc_freq, total, broader, 
     clusters kept across papers (linking a whole corpus)."""
     if specificity is None:
         specificity = _Specificity(shared, doc_freq, total)
-    scored = sorted([(-specificity[key] * min(shared[key].papers[paper_id], 6.0) ** 0.5, key)
-                     for key in candidates if key in shared])
+    # (``6.0 if 6.0 < salience else salience`` is ``min(salience, 6.0)``, without the call)
+    scored = sorted([(-specificity[key] * (6.0 if 6.0 < salience else salience) ** 0.5, key)
+                     for key in candidates if key in shared
+                     for salience in (shared[key].papers[paper_id],)])
     ordered = [key for _, key in scored]
     # hubs ("Benchmarks" in a third of the papers) and umbrella terms ("Fine-Tuning") say little
     # about a paper that has specific concepts to list
