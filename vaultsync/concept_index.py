@@ -167,14 +167,15 @@ class ConceptIndex:
         # phrase mention, 25 an abstract: inlined)
         clusters, alias_target = self.clusters, self._alias_keys.get
         for paper_id, mentions in papers:
-            phrases = []
+            phrases, keys = [], []  # (two lists, not a list of pairs: no pair to make for each)
             for mention in mentions:
                 if mention.kind == "phrase":
                     key = concept_key(mention.name)
                     if key in promoted_phrases or key in clusters or alias_target(key) is not None:
-                        phrases.append((mention, key))
+                        phrases.append(mention)
+                        keys.append(key)
             if phrases:  # (the first pass gave every paper its entries)
-                self._add_phrases(paper_id, phrases)
+                self._add_phrases(paper_id, phrases, keys)
         return self
 
     def _acronym_target(self, mention: ConceptMention, key: str) -> str | None:
@@ -265,8 +266,8 @@ class ConceptIndex:
                 for surface in surfaces:
                     spellings[surface] = None
 
-    def _add_phrases(self, paper_id: str, phrases: list[tuple[ConceptMention, str]]) -> None:
-        """``add_paper`` of phrase mentions only (each with its concept key), for ``build``'s
+    def _add_phrases(self, paper_id: str, phrases: list[ConceptMention], phrase_keys: list[str]) -> None:
+        """``add_paper`` of phrase mentions only (with their concept keys), for ``build``'s
         second pass: a third of a million mentions at 20,000 papers, so the steps
         ``add_paper`` takes for a phrase are written out here, and no others (no vocabulary
         or acronym definition to order first, none to define; the paper has its entries)."""
@@ -274,7 +275,7 @@ class ConceptIndex:
         defined = self._defined[paper_id]
         clusters, alias_target = self.clusters, self._alias_keys.get
         weight = KIND_WEIGHT.get("phrase", 1.5)
-        for mention, key in phrases:
+        for mention, key in zip(phrases, phrase_keys):
             if defined and key in defined:
                 # a bare acronym this abstract defines means what the abstract says it means
                 mention = replace(mention, name=defined[key], aliases=(mention.name,))

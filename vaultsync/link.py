@@ -350,8 +350,10 @@ def _paper_aliases(paper_id: str, facts: Extracted, index: ConceptIndex, shared)
         if alias:
             aliases.setdefault(alias, None)
     for key in index.paper_keys.get(paper_id, ()):
+        if key in shared:  # (most of them: asked first)
+            continue
         cluster = index.clusters[key]
-        if key in shared or not cluster.kinds.get("acronym-coined"):
+        if not cluster.kinds.get("acronym-coined"):
             continue
         for name in (*cluster.aliases, cluster.name):
             aliases.setdefault(name, None)

@@ -613,6 +613,9 @@ def promote_phrases(
                 name_ok = names_ok[mention.name] = " " in mention.name.strip() and not is_generic(mention.name)
             if name_ok:
                 scored.append((-mention.score * idf[key], key))
-        promoted.update(key for _, key in sorted(scored)[:top_k])
+        if len(scored) > top_k:  # (else every one is promoted: no order to find)
+            scored.sort()
+            del scored[top_k:]
+        promoted.update([key for _, key in scored])
     return promoted
 
