@@ -106,27 +106,26 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
     # 4. papers: their concepts (most specific first), inline links, aliases
     doc_freq = {key: len(c.papers) for key, c in shared.items()}
     total = max(len(papers_in), 1)
-    paper_concepts: dict[str, list[str]] = {}
-    paper_fields: list[dict] = []  # made into ``Paper``s once their related papers are known
     specificity = _Specificity(shared, doc_freq, total)
+    paper_concepts = {abstract.id: _paper_concept_keys(abstract.id, index.paper_keys.get(abstract.id, ()), shared,
+                                                       doc_freq, total, broader, specificity)
+                      for abstract, _ in papers_in}
+    related = _related_papers(paper_concepts, doc_freq, total)  # (first: each ``Paper`` is made once, whole)
+    papers = []
     for abstract, facts in papers_in:
-        keys = _paper_concept_keys(abstract.id, index.paper_keys.get(abstract.id, ()), shared, doc_freq, total,
-                                   broader, specificity)
-        paper_concepts[abstract.id] = keys
+        keys = paper_concepts[abstract.id]
         stem = options.existing_names.get(abstract.id) or registry.claim(
             safe_note_name(facts.name.name or facts.name.title), hints=(facts.name.title,))
         links = tuple([(surface, concept_names[key]) for key in keys  # (a list first: faster than a generator)
                        for surface in shared[key].surfaces.get(abstract.id, ())])
-        paper_fields.append(dict(
+        papers.append(Paper(
             abstract=abstract, name=stem, title=facts.name.title, gist=facts.name.gist,
             aliases=_paper_aliases(abstract.id, facts, index, shared),
-            concepts=tuple(concept_names[key] for key in keys), links=links,
+            concepts=tuple([concept_names[key] for key in keys]), links=links,
             urls=tuple(facts.extraction.metadata.get("urls", ())),
+            related=related.get(abstract.id, ()),
             metadata=frozen_mapping({k: v for k, v in facts.extraction.metadata.items() if k != "urls"}),
         ))
-    related = _related_papers(paper_concepts, doc_freq, total)
-    papers = [Paper(**fields, related=related.get(fields["abstract"].id, ())) for fields in paper_fields]
-    del paper_fields
 
     # 5. concept notes list their papers and their place in the hierarchy
     narrower: dict[str, list[str]] = defaultdict(list)
