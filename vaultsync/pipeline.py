@@ -251,7 +251,9 @@ class Exporter:
             self._step("finish")  # the after-sync hooks: the digest of what's new
             outcome = call_safely(self.pm, "vaultsync_sync_finished", report=report, vault=self.vault_dir,
                                   config=self.options.config)
-            report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures))
+            # (what was written into each note served the hooks: let it go)
+            report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures),
+                             written=frozen_mapping())
             remember_run(state, begun.after(self.vault_dir), report)
         self._step(None)
         return report
@@ -336,7 +338,7 @@ def _merged(first: SyncReport, then: SyncReport) -> SyncReport:
     created = dict.fromkeys(first.created + then.created)
     return replace(then, created=tuple(created), updated=tuple(p for p in then.updated if p not in created),
                    conflicts=first.conflicts + then.conflicts, errors=first.errors + then.errors,
-                   warnings=first.warnings + then.warnings)
+                   warnings=first.warnings + then.warnings, written=frozen_mapping({**first.written, **then.written}))
 
 
 def export(seeds_dir: Path, vault_dir: Path, pm: pluggy.PluginManager,

@@ -129,14 +129,17 @@ class State:
         return dict(self._notes)
 
     def put_note(self, rec: NoteRecord) -> None:
+        # (a sync puts every note it writes: tuples are kept as they are, and the columns'
+        # JSON is made without the json module where it is plain)
+        owned, sig = rec.owned_keys, rec.signature
         if self._notes is not None:  # as the table would give it back
-            self._notes[rec.key] = replace(rec, owned_keys=tuple(rec.owned_keys),
-                                           signature=tuple(rec.signature) if rec.signature else None)
+            if type(owned) is not tuple or (sig and type(sig) is not tuple):
+                rec = replace(rec, owned_keys=tuple(owned), signature=tuple(sig) if sig else None)
+            self._notes[rec.key] = rec
         self._db.execute(
             "INSERT OR REPLACE INTO notes VALUES (?,?,?,?,?,?,?,?)",
             (rec.key, rec.path, rec.kind, rec.content_sha, rec.region_sha, rec.input_sha,
-             json.dumps(list(rec.owned_keys)),
-             json.dumps(list(rec.signature)) if rec.signature else None),
+             _owned_json(tuple(owned)), _signature_json(sig) if sig else None),
         )
 
     def delete_note(self, key: str) -> None:
@@ -250,6 +253,18 @@ def _note(row: tuple) -> NoteRecord:
 @lru_cache(maxsize=1024)  # most notes of a kind own the same keys
 def _owned_keys(text: str) -> tuple[str, ...]:
     return tuple(json.loads(text))
+
+
+@lru_cache(maxsize=1024)  # most notes of a kind own the same keys
+def _owned_json(keys: tuple[str, ...]) -> str:
+    return json.dumps(list(keys))
+
+
+def _signature_json(signature) -> str:
+    """``json.dumps(list(signature))``: integers written directly (one per note written)."""
+    if len(signature) == 3 and all(type(n) is int for n in signature):
+        return f"[{signature[0]}, {signature[1]}, {signature[2]}]"
+    return json.dumps(list(signature))
 
 
 def _signature(text: str) -> tuple:

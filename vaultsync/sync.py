@@ -30,6 +30,7 @@ import os
 from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Iterable
 
 import yaml
@@ -56,9 +57,13 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+# ``json.dumps(..., default=str, ensure_ascii=False)``, without making an encoder per note
+_INPUT_JSON = json.JSONEncoder(default=str, ensure_ascii=False).encode
+
+
 def _input_sha(f: OutputFile) -> str:
     fm = None if f.frontmatter is None else list(f.frontmatter.items())
-    blob = json.dumps([_ENGINE, f.body, fm, f.merge, f.kind], default=str, ensure_ascii=False)
+    blob = _INPUT_JSON([_ENGINE, f.body, fm, f.merge, f.kind])
     return _sha(blob.encode("utf-8", "surrogatepass"))
 
 
@@ -349,6 +354,8 @@ class _Run:
         self.pending: list[tuple] = []
         self.given_ids: set[str] = set()  # the ids of the files given: the others may be marked removed
         self.given_kinds: dict[str, int] = defaultdict(int)  # how many files of each kind were given
+        # path -> (frontmatter text, file signature) of each note written: see ``SyncReport.written``
+        self.written: dict[str, tuple[str | None, tuple[int, int, int] | None]] = {}
 
     def given(self, f: OutputFile | DeferredNote) -> None:
         """Count ``f`` for the report and remember its id for ``mark_removed``."""
@@ -487,27 +494,35 @@ class _Run:
             return
         elif self.batch is not None:
             self.batch.stage(target, data, expect=sig)
-            # the bytes are on disk (a temp file) now: keep their hash, not them, until the rename
-            self.pending.append((f, key, rel, target, _sha(data), region_sha, owned, inp, old_bytes is not None))
+            # the bytes are on disk (a temp file) now: keep their hash (and the note's frontmatter
+            # text, for the report), not them, until the rename
+            self.pending.append((f, key, rel, target, _sha(data), region_sha, owned, inp, old_bytes is not None,
+                                 _frontmatter_text(text) if f.merge else _NO_TEXT))
             return
         else:
             write_bytes_atomically(target, data, expect=sig)
-            self._written(f, key, rel, target, _sha(data), region_sha, owned, inp, old_bytes is not None)
+            self._written(f, key, rel, target, _sha(data), region_sha, owned, inp, old_bytes is not None,
+                          _frontmatter_text(text) if f.merge else _NO_TEXT)
             return
         if self.dry_run:
             return
         self._record(f, key, rel, target, _sha(data), region_sha, owned, inp)
 
-    def _written(self, f, key, rel, target, content_sha, region_sha, owned, inp, existed: bool) -> None:
+    def _written(self, f, key, rel, target, content_sha, region_sha, owned, inp, existed: bool,
+                 frontmatter_text: str | None | object = None) -> None:
         (self.updated if existed else self.created).append(rel)
         self._drop_conflict_copy(rel)
-        self._record(f, key, rel, target, content_sha, region_sha, owned, inp)
+        signature = self._record(f, key, rel, target, content_sha, region_sha, owned, inp)
+        if frontmatter_text is not _NO_TEXT:
+            self.written[rel] = (frontmatter_text, signature)
 
-    def _record(self, f, key, rel, target, content_sha, region_sha, owned, inp) -> None:
-        self.s.state.put_note(NoteRecord(key, rel, f.kind, content_sha, region_sha, inp,
-                                         owned, file_signature(target)))
+    def _record(self, f, key, rel, target, content_sha, region_sha, owned, inp) -> tuple[int, int, int] | None:
+        """Record the note as written; return its file signature."""
+        signature = file_signature(target)
+        self.s.state.put_note(NoteRecord(key, rel, f.kind, content_sha, region_sha, inp, owned, signature))
         if f.vaultsync_id:
             self.s._index[f.vaultsync_id] = (rel, f.kind)
+        return signature
 
     def commit(self, more: bool = False) -> None:
         """Write the staged notes (see ``WriteBatch``); a note saved meanwhile is synced again.
@@ -609,7 +624,20 @@ class _Run:
             created=tuple(self.created), updated=tuple(self.updated), unchanged=self.unchanged,
             conflicts=tuple(self.conflicts), removed=tuple(self.removed),
             warnings=tuple(warnings), errors=tuple(self.errors), seeds=tuple(seeds),
+            written=MappingProxyType(self.written),
         )
+
+
+_NO_TEXT = object()  # a file written whole (a canvas): no frontmatter text to report
+
+
+def _frontmatter_text(text: str) -> str | None | object:
+    """The frontmatter YAML of a note's text, as a reader of the note finds it (``split_note``);
+    ``_NO_TEXT`` when it has none that can be read."""
+    try:
+        return split_note(text)[0]
+    except FrontmatterError:
+        return _NO_TEXT
 
 
 def _frontmatter_or_none(text: str | None) -> dict | None:

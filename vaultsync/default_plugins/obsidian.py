@@ -26,6 +26,7 @@ def link(name: str, label: str | None = None) -> str:
     return f"[[{name}|{label}]]" if label and label != name else f"[[{name}]]"
 
 
+@lru_cache(maxsize=4096)  # a handful of venues, asked by every paper and collection note
 def venue_tag(venue: str | None) -> str | None:
     """`ICML 2026` -> `icml-2026`: a valid Obsidian tag (it has a non-numeric character)."""
     tag = slugify(venue or "")
@@ -168,7 +169,10 @@ class ObsidianFormat:
         else:
             path, vaultsync_id, kind = (f"{COLLECTIONS}/{subject.name}.md", collection_id(subject.collection.name),
                                         "collection")
-        return DeferredNote(path, vaultsync_id, kind, key, partial(self._note, subject, model, context))
+        # rendered by the built-in renderer directly: a format may defer only when no plugin but
+        # vaultsync's own renders notes, and of those only this module renders this format's
+        # (asking through the hook costs more than rendering some notes)
+        return DeferredNote(path, vaultsync_id, kind, key, partial(_render_builtin, subject, model))
 
 
 def inputs_key(subject: Paper | Concept | CollectionInfo, model: VaultModel) -> str | None:

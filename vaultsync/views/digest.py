@@ -118,6 +118,7 @@ def digest_entries(vault: Path, report: SyncReport, seen: set[str] | None,
     ``ids`` is given the paper id (or None) of each note read, so no note is read twice."""
     entries = []
     ids = {} if ids is None else ids
+    written = getattr(report, "written", None) or {}  # what the sync wrote: no need to read it back
     changes = [(p, False) for p in report.created]
     changes += [(p, True) for p in report.updated]
     for rel, updated in changes:
@@ -126,7 +127,7 @@ def digest_entries(vault: Path, report: SyncReport, seen: set[str] | None,
             ids[rel] = head.get("vaultsync_id") if head.get("type") == "paper" else None
             if seen is None or ids[rel] in seen:
                 continue  # an update, not news: decided from the note's first lines
-        meta = _note_meta(vault / rel)
+        meta = _note_meta(vault / rel, written.get(rel))
         if meta is None:
             continue
         is_paper = meta.get("type") == "paper"
@@ -140,10 +141,17 @@ def digest_entries(vault: Path, report: SyncReport, seen: set[str] | None,
     return entries
 
 
-def _note_meta(path: Path) -> dict[str, Any] | None:
-    """The frontmatter of a Markdown note; None for any other file or one that cannot be read."""
+def _note_meta(path: Path, written: tuple[str | None, Any] | None = None) -> dict[str, Any] | None:
+    """The frontmatter of a Markdown note; None for any other file or one that cannot be read.
+    ``written``: the frontmatter text the sync wrote into the note and the note's signature
+    then (``SyncReport.written``), read instead of the note while the note is unchanged."""
     if path.suffix != ".md":
         return None
+    if written is not None and written[1] is not None and file_signature(path) == written[1]:
+        try:
+            return read_frontmatter(written[0])
+        except FrontmatterError:
+            return None
     try:
         return read_frontmatter(split_note(path.read_text("utf-8"))[0])
     except (OSError, UnicodeDecodeError, FrontmatterError):
