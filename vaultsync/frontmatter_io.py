@@ -244,19 +244,23 @@ def _dump_flat(data: Mapping[str, Any]) -> str | None:
     for key, value in data.items():
         if type(key) is not str or len(key) >= 128 or not plain_is_safe(key):
             return None
-        if isinstance(value, (list, tuple)):
+        # strings first, without ``_flat_scalar``'s dispatch: most values and items are strings
+        if type(value) is str:
+            scalar = _flat_string(value)
+        elif isinstance(value, (list, tuple)):
             if not value:
                 out.append(f"{key}: []\n")
                 continue
-            items = [_flat_scalar(item) for item in value]
+            items = [_flat_string(item) if type(item) is str else _flat_scalar(item) for item in value]
             if None in items:
                 return None
-            out.append(f"{key}:\n" + "".join(f"  - {item}\n" for item in items))
+            out.append(f"{key}:\n  - " + "\n  - ".join(items) + "\n")
+            continue
         else:
             scalar = _flat_scalar(value)
-            if scalar is None:
-                return None
-            out.append(f"{key}: {scalar}\n")
+        if scalar is None:
+            return None
+        out.append(f"{key}: {scalar}\n")
     return "".join(out)
 
 

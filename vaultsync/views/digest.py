@@ -127,7 +127,7 @@ def digest_entries(vault: Path, report: SyncReport, seen: set[str] | None,
             ids[rel] = head.get("vaultsync_id") if head.get("type") == "paper" else None
             if seen is None or ids[rel] in seen:
                 continue  # an update, not news: decided from the note's first lines
-        meta = _note_meta(vault / rel, written.get(rel))
+        meta = _note_meta(os.path.join(vault, rel), written.get(rel))  # (no pathlib: 30,000 notes)
         if meta is None:
             continue
         is_paper = meta.get("type") == "paper"
@@ -137,15 +137,15 @@ def digest_entries(vault: Path, report: SyncReport, seen: set[str] | None,
             continue
         if updated and (seen is None or meta.get("vaultsync_id") in seen):
             continue
-        entries.append(_entry(PurePosixPath(rel).stem, meta, edited=updated))
+        entries.append(_entry(rel.rpartition("/")[2][:-3], meta, edited=updated))  # the name, less ``.md``
     return entries
 
 
-def _note_meta(path: Path, written: tuple[str | None, Any] | None = None) -> dict[str, Any] | None:
+def _note_meta(path: str, written: tuple[str | None, Any] | None = None) -> dict[str, Any] | None:
     """The frontmatter of a Markdown note; None for any other file or one that cannot be read.
     ``written``: the frontmatter text the sync wrote into the note and the note's signature
     then (``SyncReport.written``), read instead of the note while the note is unchanged."""
-    if path.suffix != ".md":
+    if os.path.splitext(path)[1] != ".md":
         return None
     if written is not None and written[1] is not None and file_signature(path) == written[1]:
         try:
@@ -153,7 +153,8 @@ def _note_meta(path: Path, written: tuple[str | None, Any] | None = None) -> dic
         except FrontmatterError:
             return None
     try:
-        return read_frontmatter(split_note(path.read_text("utf-8"))[0])
+        with open(path, encoding="utf-8") as fh:
+            return read_frontmatter(split_note(fh.read())[0])
     except (OSError, UnicodeDecodeError, FrontmatterError):
         return None
 
@@ -179,10 +180,10 @@ def _entry(name: str, meta: dict[str, Any], edited: bool) -> DigestEntry:
 
 def _escape(text: str) -> str:
     try:
-        from ..markdown import escape_markdown
+        from ..markdown import escape_gist  # (escaped already for the notes' list lines)
     except ImportError:  # pragma: no cover - the Markdown module ships with vaultsync
         return re.sub(r"([\\`*_\[\]<>$#|]|%%)", r"\\\1", text)
-    return escape_markdown(text)
+    return escape_gist(text)
 
 
 # -- New papers.md ---------------------------------------------------------------------------
