@@ -304,11 +304,11 @@ class SyncReport:
     warnings: tuple[str, ...] = ()
     errors: tuple[str, ...] = ()
     seeds: tuple[str, ...] = ()  # seed files read in this run
-    # path -> (frontmatter YAML text, as ``split_note`` finds it, or None; the note's file
+    # path -> (frontmatter YAML, as ``split_note`` finds it, in UTF-8, or None; the note's file
     # signature just after): what the sync wrote into each note created or updated, so that a
     # hook (the digest) need not read the notes back; a note whose signature changed since was
     # edited meanwhile, and must be read. Canvases and other whole files are not in it.
-    written: Mapping[str, tuple[str | None, tuple[int, int, int] | None]] = field(
+    written: Mapping[str, tuple[bytes | None, tuple[int, int, int] | None]] = field(
         default_factory=frozen_mapping, compare=False, repr=False)
 
 

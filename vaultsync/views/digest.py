@@ -141,16 +141,16 @@ def digest_entries(vault: Path, report: SyncReport, seen: set[str] | None,
     return entries
 
 
-def _note_meta(path: str, written: tuple[str | None, Any] | None = None) -> dict[str, Any] | None:
+def _note_meta(path: str, written: tuple[bytes | None, Any] | None = None) -> dict[str, Any] | None:
     """The frontmatter of a Markdown note; None for any other file or one that cannot be read.
-    ``written``: the frontmatter text the sync wrote into the note and the note's signature
-    then (``SyncReport.written``), read instead of the note while the note is unchanged."""
+    ``written``: the frontmatter the sync wrote into the note and the note's signature then
+    (``SyncReport.written``), read instead of the note while the note is unchanged."""
     if os.path.splitext(path)[1] != ".md":
         return None
     if written is not None and written[1] is not None and file_signature(path) == written[1]:
         try:
-            return read_frontmatter(written[0])
-        except FrontmatterError:
+            return read_frontmatter(None if written[0] is None else written[0].decode("utf-8"))
+        except (UnicodeDecodeError, FrontmatterError):
             return None
     try:
         with open(path, encoding="utf-8") as fh:
