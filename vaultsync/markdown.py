@@ -155,13 +155,6 @@ def escape_markdown(text: str) -> str:
     return _render(scan(text, latex_mode=False))
 
 
-@functools.lru_cache(maxsize=65_536)
-def escape_gist(text: str) -> str:
-    """``escape_markdown`` of a paper's gist, kept: it is escaped for the list line of every note
-    that lists the paper, and again for the digest of what's new."""
-    return escape_markdown(text)
-
-
 _BAD_NAME = re.compile(r'[|#^\[\]*"\\/<>:?$`\n]|%%')
 _BAD_SURFACE = re.compile(r"[\[\]|`$\\<>\n]|%%")
 

@@ -249,8 +249,9 @@ class Exporter:
                          seeds=tuple(seed.path for seed in read.seeds))
         if not self.options.dry_run:
             self._step("finish")  # the after-sync hooks: the digest of what's new
-            outcome = call_safely(self.pm, "vaultsync_sync_finished", report=report, vault=self.vault_dir,
-                                  config=self.options.config)
+            with collector_frozen():  # the model is still alive: no collection walks it (see write)
+                outcome = call_safely(self.pm, "vaultsync_sync_finished", report=report, vault=self.vault_dir,
+                                      config=self.options.config)
             # (what was written into each note served the hooks: let it go)
             report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures),
                              written=frozen_mapping())

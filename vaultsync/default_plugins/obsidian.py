@@ -39,9 +39,9 @@ def _gist_line(paper: Paper) -> str:
 
 @lru_cache(maxsize=65_536)  # a paper is listed in every concept note it names: escape it once
 def _list_line(name: str, gist: str) -> str:
-    from ..markdown import escape_gist
+    from ..markdown import escape_markdown
 
-    return f"- {link(name)} — {escape_gist(gist)}" if gist else f"- {link(name)}"
+    return f"- {link(name)} — {escape_markdown(gist)}" if gist else f"- {link(name)}"
 
 
 def render_paper(paper: Paper, model: VaultModel) -> OutputFile:

@@ -180,10 +180,10 @@ def _entry(name: str, meta: dict[str, Any], edited: bool) -> DigestEntry:
 
 def _escape(text: str) -> str:
     try:
-        from ..markdown import escape_gist  # (escaped already for the notes' list lines)
+        from ..markdown import escape_markdown
     except ImportError:  # pragma: no cover - the Markdown module ships with vaultsync
         return re.sub(r"([\\`*_\[\]<>$#|]|%%)", r"\\\1", text)
-    return escape_gist(text)
+    return escape_markdown(text)
 
 
 # -- New papers.md ---------------------------------------------------------------------------
