@@ -234,28 +234,29 @@ class Exporter:
         if not self.remember:  # a one-shot export: what was extracted is in the model and the state
             self._extracted.clear()
         self._step("render")
-        with self._rendering(model) as files:  # rendered as the sync writes them: never all at once
-            self._step("write")
-            gone = {p.seed for p in state.papers()} - set(self._seeds)
-            with collector_frozen():  # the model stays alive throughout: no collection walks it
+        # the model stays alive through the write and the hooks: no garbage collection walks it
+        # (one full collection of it takes a second at 20,000 papers, and finds nothing to free)
+        with collector_frozen():
+            with self._rendering(model) as files:  # rendered as the sync writes them: never all at once
+                self._step("write")
+                gone = {p.seed for p in state.papers()} - set(self._seeds)
                 report = self.session.apply(
                     self._counted(files), dry_run=self.options.dry_run,
                     seeds=[seed.path for seed in read.seeds] + sorted(gone),
                     render_fingerprint=render_fingerprint(self._code, self.options.format, self.options.config))
-        if self._previewed is not None:  # one round: the notes the preview wrote count as this run's
-            report, self._previewed = _merged(self._previewed, report), None
-        report = replace(report, papers=len(model.papers), concepts=len(model.concepts),
-                         warnings=report.warnings + problems, errors=report.errors + tuple(read.failed),
-                         seeds=tuple(seed.path for seed in read.seeds))
-        if not self.options.dry_run:
-            self._step("finish")  # the after-sync hooks: the digest of what's new
-            with collector_frozen():  # the model is still alive: no collection walks it (see write)
+            if self._previewed is not None:  # one round: the notes the preview wrote count as this run's
+                report, self._previewed = _merged(self._previewed, report), None
+            report = replace(report, papers=len(model.papers), concepts=len(model.concepts),
+                             warnings=report.warnings + problems, errors=report.errors + tuple(read.failed),
+                             seeds=tuple(seed.path for seed in read.seeds))
+            if not self.options.dry_run:
+                self._step("finish")  # the after-sync hooks: the digest of what's new
                 outcome = call_safely(self.pm, "vaultsync_sync_finished", report=report, vault=self.vault_dir,
                                       config=self.options.config)
-            # (what was written into each note served the hooks: let it go)
-            report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures),
-                             written=frozen_mapping())
-            remember_run(state, begun.after(self.vault_dir), report)
+                # (what was written into each note served the hooks: let it go)
+                report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures),
+                                 written=frozen_mapping())
+                remember_run(state, begun.after(self.vault_dir), report)
         self._step(None)
         return report
 
