@@ -516,7 +516,7 @@ class _Run:
         self._record(f, key, rel, target, _sha(data), region_sha, owned, inp)
 
     def _written(self, f, key, rel, target, content_sha, region_sha, owned, inp, existed: bool,
-                 frontmatter_text: bytes | None | object = None) -> None:
+                 frontmatter_text: bytes | None | object) -> None:
         (self.updated if existed else self.created).append(rel)
         self._drop_conflict_copy(rel)
         signature = self._record(f, key, rel, target, content_sha, region_sha, owned, inp)

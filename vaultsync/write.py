@@ -166,7 +166,9 @@ def _write_temp(target: Path, data: bytes, durable: bool, exists: bool = True) -
     return tmp
 
 
-_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+# ``tempfile.mkstemp``'s flags (binary on Windows: no newline translation; not inherited)
+_TEMP_FLAGS = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+               | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0))
 
 
 def _create_temp(folder: Path, mode: int) -> tuple[int, str]:
