@@ -82,6 +82,19 @@ class Cluster:
             cached = self.__dict__["_name"] = (self.spellings_seen, title_case(best))
         return cached[1]
 
+    def spelled(self, paper_id: str, surfaces: Sequence[str]) -> None:
+        """The spellings ``surfaces`` appear in paper ``paper_id`` (kept in order, each once).
+        Most papers spell a concept one way: that spelling is kept as the mention's own
+        1-tuple, and an ordered set is made only when a second one comes."""
+        spellings = self.surfaces.get(paper_id)
+        if spellings is None and len(surfaces) == 1:
+            self.surfaces[paper_id] = tuple(surfaces)
+            return
+        if spellings.__class__ is not dict:
+            spellings = self.surfaces[paper_id] = dict.fromkeys(spellings or ())
+        for surface in surfaces:
+            spellings[surface] = None
+
     def saw(self, spelling: str) -> None:
         """One more mention written ``spelling``."""
         self.names[spelling] = self.names.get(spelling, 0) + 1  # (a Counter's += on a new key is slow)
@@ -256,15 +269,7 @@ class ConceptIndex:
             papers[paper_id] = papers.get(paper_id, 0.0) + KIND_WEIGHT.get(kind, 1.5) * max(mention.score, 0.1)
             kinds = cluster.kinds
             kinds[kind] = kinds.get(kind, 0) + 1  # (a Counter's += on a new kind is slow)
-            surfaces = mention.surfaces
-            spellings = cluster.surfaces.get(paper_id)
-            if spellings is None and len(surfaces) == 1:
-                cluster.surfaces[paper_id] = tuple(surfaces)  # (the mention's own tuple)
-            else:
-                if spellings.__class__ is not dict:
-                    spellings = cluster.surfaces[paper_id] = dict.fromkeys(spellings or ())
-                for surface in surfaces:
-                    spellings[surface] = None
+            cluster.spelled(paper_id, mention.surfaces)
 
     def _add_phrases(self, paper_id: str, phrases: list[ConceptMention], phrase_keys: list[str]) -> None:
         """``add_paper`` of phrase mentions only (with their concept keys), for ``build``'s
@@ -302,15 +307,7 @@ class ConceptIndex:
             papers[paper_id] = papers.get(paper_id, 0.0) + weight * (0.1 if 0.1 > score else score)  # max(score, 0.1)
             kinds = cluster.kinds
             kinds["phrase"] = kinds.get("phrase", 0) + 1
-            surfaces = mention.surfaces
-            spellings = cluster.surfaces.get(paper_id)
-            if spellings is None and len(surfaces) == 1:
-                cluster.surfaces[paper_id] = tuple(surfaces)  # (the mention's own tuple)
-            else:
-                if spellings.__class__ is not dict:
-                    spellings = cluster.surfaces[paper_id] = dict.fromkeys(spellings or ())
-                for surface in surfaces:
-                    spellings[surface] = None
+            cluster.spelled(paper_id, mention.surfaces)
 
     def is_shared_concept(self, cluster: Cluster, promoted_phrases: set[str], own_names: "OwnNames") -> bool:
         """Does this cluster deserve a shared concept note?
