@@ -256,9 +256,14 @@ class RunPrint:
     only, and ``content()`` by the seeds' bytes (read only when asked)."""
 
     def __init__(self, code: str, options: Mapping[str, Any], seeds_dir: Path, seeds: list, vault: list):
-        self.code, self.options, self.seeds_dir, self.seeds, self.vault = code, options, seeds_dir, seeds, vault
-        self.exact = _digest("run", code, options, seeds, vault)
-        self.sized = _digest("run-sized", code, options, [(path, size) for path, size, _ in seeds], vault)
+        self.code, self.options, self.seeds_dir, self.seeds = code, options, seeds_dir, seeds
+        self.vault = _digest("vault", vault)  # (the vault's listing is long: digested once)
+        self.exact = _digest("run", code, options, seeds, self.vault)
+
+    @property
+    def sized(self) -> str:
+        return _digest("run-sized", self.code, self.options, [(path, size) for path, size, _ in self.seeds],
+                       self.vault)
 
     def content(self) -> str | None:
         """The digest with the seeds' bytes; None if a seed changed since they were listed."""
