@@ -82,6 +82,26 @@ class Cluster:
             cached = self.__dict__["_name"] = (self.spellings_seen, title_case(best))
         return cached[1]
 
+    def add(self, paper_id: str, mention: ConceptMention, kind: str) -> None:
+        """One mention of this concept, of ``kind``, in paper ``paper_id``. (Every mention of
+        the corpus passes here. The ordered sets -- aliases, broader, surfaces -- hold None
+        only, so setting a key is adding it if new.)"""
+        if mention.canonical and not self.canonical:
+            self.canonical = mention.name
+        if kind != "vocabulary" or not self.names:
+            self.saw(mention.name)
+        if mention.aliases:
+            for alias in mention.aliases:
+                self.aliases[alias] = None
+        if mention.broader:
+            for upper in mention.broader:
+                self.broader[upper] = None
+        papers = self.papers
+        papers[paper_id] = papers.get(paper_id, 0.0) + KIND_WEIGHT.get(kind, 1.5) * max(mention.score, 0.1)
+        kinds = self.kinds
+        kinds[kind] = kinds.get(kind, 0) + 1  # (a Counter's += on a new kind is slow)
+        self.spelled(paper_id, mention.surfaces)
+
     def spelled(self, paper_id: str, surfaces: Sequence[str]) -> None:
         """The spellings ``surfaces`` appear in paper ``paper_id`` (kept in order, each once).
         Most papers spell a concept one way: that spelling is kept as the mention's own
@@ -227,10 +247,7 @@ class ConceptIndex:
 
     def add_paper(self, paper_id: str, mentions: Sequence[ConceptMention]) -> None:
         """Fold one paper's mentions in: vocabulary first, then acronym definitions, then the rest.
-
-        (Every phrase mention of the corpus passes through the loop: it is written for speed.
-        The ordered sets -- aliases, broader, surfaces, paper keys -- hold None only, so setting
-        a key is adding it if new.)"""
+        (The paper's keys are an ordered set: they hold None only.)"""
         vocabulary, acronyms, rest = _by_kind(mentions)
         keys = self.paper_keys.setdefault(paper_id, {})
         defined = self._defined.setdefault(paper_id, {})
@@ -255,31 +272,16 @@ class ConceptIndex:
             if cluster is None:
                 cluster = clusters[key] = Cluster(key)
             keys[cluster.key] = None
-            if mention.canonical and not cluster.canonical:
-                cluster.canonical = mention.name
-            if kind != "vocabulary" or not cluster.names:
-                cluster.saw(mention.name)
-            if mention.aliases:
-                for alias in mention.aliases:
-                    cluster.aliases[alias] = None
-            if mention.broader:
-                for name in mention.broader:
-                    cluster.broader[name] = None
-            papers = cluster.papers
-            papers[paper_id] = papers.get(paper_id, 0.0) + KIND_WEIGHT.get(kind, 1.5) * max(mention.score, 0.1)
-            kinds = cluster.kinds
-            kinds[kind] = kinds.get(kind, 0) + 1  # (a Counter's += on a new kind is slow)
-            cluster.spelled(paper_id, mention.surfaces)
+            cluster.add(paper_id, mention, kind)
 
     def _add_phrases(self, paper_id: str, phrases: list[ConceptMention], phrase_keys: list[str]) -> None:
         """``add_paper`` of phrase mentions only (with their concept keys), for ``build``'s
-        second pass: a third of a million mentions at 20,000 papers, so the steps
-        ``add_paper`` takes for a phrase are written out here, and no others (no vocabulary
-        or acronym definition to order first, none to define; the paper has its entries)."""
+        second pass: a third of a million mentions at 20,000 papers, so only the steps
+        ``add_paper`` takes for a phrase (no vocabulary or acronym definition to order first,
+        none to define; the paper has its entries)."""
         keys = self.paper_keys[paper_id]
         defined = self._defined[paper_id]
         clusters, alias_target = self.clusters, self._alias_keys.get
-        weight = KIND_WEIGHT.get("phrase", 1.5)
         for mention, key in zip(phrases, phrase_keys):
             if defined and key in defined:
                 # a bare acronym this abstract defines means what the abstract says it means
@@ -290,24 +292,7 @@ class ConceptIndex:
             if cluster is None:
                 cluster = clusters[key] = Cluster(key)
             keys[key] = None
-            name = mention.name
-            if mention.canonical and not cluster.canonical:
-                cluster.canonical = name
-            names = cluster.names  # (``cluster.saw(name)``, inlined)
-            names[name] = names.get(name, 0) + 1
-            cluster.spellings_seen += 1
-            if mention.aliases:
-                for alias in mention.aliases:
-                    cluster.aliases[alias] = None
-            if mention.broader:
-                for upper in mention.broader:
-                    cluster.broader[upper] = None
-            score = mention.score
-            papers = cluster.papers
-            papers[paper_id] = papers.get(paper_id, 0.0) + weight * (0.1 if 0.1 > score else score)  # max(score, 0.1)
-            kinds = cluster.kinds
-            kinds["phrase"] = kinds.get("phrase", 0) + 1
-            cluster.spelled(paper_id, mention.surfaces)
+            cluster.add(paper_id, mention, "phrase")
 
     def is_shared_concept(self, cluster: Cluster, promoted_phrases: set[str], own_names: "OwnNames") -> bool:
         """Does this cluster deserve a shared concept note?
