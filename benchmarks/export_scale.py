@@ -72,15 +72,17 @@ _STAGE = re.compile(r"vaultsync\.pipeline: (\S+) took ([\d.]+) s \(CPU: ([\d.]+)
 _KEPT = re.compile(r"other lessons: (\d+) of (\d+) extractions still hold")
 
 
-def run_export(seeds: Path, vault: Path, state: Path) -> tuple[float, float, int, str]:
-    """(seconds, peak RSS in MB, exit status, its stages) of one `vaultsync export` process.
+def run_export(seeds: Path, vault: Path, state: Path, code: Path = ROOT) -> tuple[float, float, int, str]:
+    """(seconds, peak RSS in MB, exit status, its stages) of one `vaultsync export` process
+    running the ``vaultsync`` package found in folder ``code`` (this checkout's by default).
 
     The stages are what ``-v`` logs: each one's wall time and the CPU time it used in the
     process and in its workers -- CPU time barely moves with the machine's load."""
-    env = {**os.environ, "VAULTSYNC_STATE_DIR": str(state), "PYTHONPATH": str(ROOT)}  # this checkout's code
+    env = {**os.environ, "VAULTSYNC_STATE_DIR": str(state), "PYTHONPATH": str(code)}
     cmd = [PYTHON, "-c", _PEAK, PYTHON, "-m", "vaultsync", "export", str(seeds), str(vault), "-q", "-v"]
     start = time.perf_counter()
-    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    # (run in ``code``: ``python -m`` imports the current folder's package before PYTHONPATH's)
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd=code)
     elapsed = time.perf_counter() - start
     peak_kb, code = out.stdout.split()[-2:]
     stages = [(m[1], float(m[2]), float(m[3]), float(m[4])) for m in _STAGE.finditer(out.stderr)]
@@ -176,7 +178,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="Runs of each export figure.")
     parser.add_argument("--work", type=Path, default=None, help="Folder for corpora and vaults (default: a temp folder).")
     args = parser.parse_args()
-    work = args.work or Path(tempfile.mkdtemp(prefix="vaultsync-bench-"))
+    work = (args.work or Path(tempfile.mkdtemp(prefix="vaultsync-bench-"))).resolve()  # (exports run elsewhere)
     work.mkdir(parents=True, exist_ok=True)
     print(f"work folder {work}; {os.cpu_count()} CPUs; python {sys.version.split()[0]}")
     print(f"start-up (import vaultsync.cli + pipeline, minus bare python): {startup():.3f} s")
