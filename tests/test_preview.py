@@ -100,6 +100,30 @@ def test_an_edited_abstract_is_not_previewed(corpus, monkeypatch):
     assert preview is None and untouched
 
 
+def test_a_preview_forgets_no_cached_extraction(corpus, monkeypatch):
+    """A paper whose note the user deleted is still in its seed: the next run reads its cached
+    extraction. A preview knows only the linked papers, so it must not forget the others."""
+    seeds, tmp = corpus
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp / "state"))
+    vault = tmp / "vault"
+    with Exporter(seeds, vault, get_plugin_manager(), ExportOptions()) as exporter:
+        exporter.run()
+        gone = sorted((vault / "Papers").glob("*.md"))[0]
+        gone_id = re.search(r"^vaultsync_id: (\S+)$", gone.read_text("utf-8"), re.M)[1]
+        gone.unlink()  # the user deletes a paper's note
+        exporter.session.refresh()  # (as the watcher does before each round)
+        exporter.run()
+        exporter.warm()
+        def cached() -> set[str]:
+            return {row[0] for row in exporter.session.state._db.execute("SELECT id FROM extractions")}
+
+        assert gone_id in cached() and gone_id not in {p.id for p in exporter._model.papers}
+        shutil.copy(ROOT / "seeds" / SECOND, seeds / SECOND)
+        assert exporter.preview([SECOND]) is not None
+        assert gone_id in cached()
+        assert not gone.exists()
+
+
 def test_no_preview_before_the_corpus_is_linked(corpus, monkeypatch):
     seeds, tmp = corpus
     monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp / "state"))

@@ -7,11 +7,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from vaultsync.errors import VaultsyncError
 from vaultsync.frontmatter_io import read_frontmatter, split_note
 from vaultsync.records import OutputFile, text_id
-from vaultsync.sync import VaultSession, sync_files
+from vaultsync.sync import VaultSession, note_stem, sync_files
 from vaultsync.write import (NoteChangedError, TEMP_PREFIX, file_signature, sweep_temp_files,
                              write_note_atomically)
 
@@ -354,3 +356,13 @@ def test_the_state_reads_a_note_record_back_as_it_was_put(tmp_path):
     again = State(tmp_path / "vault", tmp_path / "state")
     assert again.notes() == {rec.key: rec for rec in records}
     again.close()
+
+
+@given(st.text(alphabet=".md aé", min_size=1, max_size=12))  # (a file name: no "/")
+@example(".md")
+@example("..md")
+@example("a..md")
+@example("x.md.md")
+@example("Notes.MD")
+def test_a_notes_stem_is_what_splitext_gives(name):
+    assert note_stem(name) == os.path.splitext(name)[0]

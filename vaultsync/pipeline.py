@@ -158,7 +158,7 @@ class Exporter:
         for relative, seed in before.items():
             if seed is not None and not {a.id for a in seed.abstracts} <= now.get(relative, set()):
                 return None  # an abstract was edited, moved or removed
-        known = {p.id for p in self._model.papers} | self.session.deleted_ids()
+        known = self._model.paper_ids() | self.session.deleted_ids()
         new: dict[str, Abstract] = {}
         for seed in read.seeds:
             for abstract in seed.abstracts:
@@ -166,8 +166,7 @@ class Exporter:
                     new.setdefault(abstract.id, abstract)
         if not new:
             return None
-        extracted = self._extract(list(new.values()), self._taught,
-                                  live={p.id for p in self._model.papers} | set(new))
+        extracted = self._extract(list(new.values()), self._taught, live=None)  # (a full run forgets)
         model = link_additions(self._model, list(new.values()), extracted, self.session.existing_names().values())
         files = [f for f in render(model, self.options.format, self.pm, {"config": self.options.config})
                  if f.vaultsync_id in new]
@@ -176,13 +175,14 @@ class Exporter:
         self._previewed = _merged(self._previewed, report) if self._previewed else report
         return report
 
-    def _extract(self, abstracts: list[Abstract], taught: tuple, live: set[str]) -> list[Extracted]:
+    def _extract(self, abstracts: list[Abstract], taught: tuple, live: set[str] | None) -> list[Extracted]:
         """What the extractors find in ``abstracts``: remembered (this session, or the state's
-        cache under the same code, config and lessons), else extracted now and remembered."""
+        cache under the same code, config and lessons), else extracted now and remembered.
+        The state's cache then forgets the abstracts not ``live`` (None: it forgets nothing)."""
         with collector_paused():  # what is loaded and extracted here stays alive: see collector.py
             return self._extract_paused(abstracts, taught, live)
 
-    def _extract_paused(self, abstracts: list[Abstract], taught: tuple, live: set[str]) -> list[Extracted]:
+    def _extract_paused(self, abstracts: list[Abstract], taught: tuple, live: set[str] | None) -> list[Extracted]:
         state = self.session.state
         fingerprint = extraction_fingerprint(self._code, self.options.config, taught)
         missing = {a.id for a in abstracts if a.id not in self._extracted}

@@ -216,6 +216,15 @@ class VaultModel:
     def paper(self, paper_id: str) -> Paper:
         return self._papers_by_id()[paper_id]
 
+    def paper_ids(self) -> frozenset[str]:
+        """The ids of ``papers`` (not of ``referenced``): a set made once (a watcher asks at
+        every new seed file)."""
+        cache = self.__dict__.get("_paper_ids")
+        if cache is None:
+            cache = frozenset(p.id for p in self.papers)
+            object.__setattr__(self, "_paper_ids", cache)
+        return cache
+
     def collection_of(self, paper_id: str) -> "CollectionInfo":
         """The first collection listing the paper (a dict built once: renderers ask per paper)."""
         cache = self.__dict__.get("_collection_by_id")

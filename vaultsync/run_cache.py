@@ -87,12 +87,17 @@ def load_extractions(state: State, fingerprint: str, wanted: Iterable[str]) -> d
     return found
 
 
-def save_extractions(state: State, fingerprint: str, new: Mapping[str, Any], live: Iterable[str],
+def save_extractions(state: State, fingerprint: str, new: Mapping[str, Any], live: Iterable[str] | None,
                      taught: tuple = ()) -> None:
-    """Cache ``new`` (abstract id -> its extraction) and forget the abstracts not ``live``;
+    """Cache ``new`` (abstract id -> its extraction) and forget the abstracts not ``live`` (None:
+    forget nothing, as a watcher's preview does: the full run after it knows what is live);
     ``taught``: the lessons ``fingerprint`` was made with (see ``carry_over_lessons``)."""
     with state.transaction():
-        state.put_extractions(fingerprint, [(i, _encode(e)) for i, e in new.items()], keep=live)
+        records = [(i, _encode(e)) for i, e in new.items()]
+        if live is None:
+            state.add_extractions(fingerprint, records)
+        else:
+            state.put_extractions(fingerprint, records, keep=live)
         lessons = {"fingerprint": fingerprint, "taught": [asdict(t) for t in taught]}
         state.put_blob(_LESSONS, json.dumps(lessons, ensure_ascii=False).encode("utf-8"))
 

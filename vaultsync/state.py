@@ -128,6 +128,12 @@ class State:
             self._notes = {r[0]: _note(r) for r in rows}
         return dict(self._notes)
 
+    def note_ids(self) -> set[str]:
+        """The ``vaultsync_id`` of every note vaultsync wrote (the keys not of a path)."""
+        if self._notes is None:
+            self.notes()
+        return {key for key in self._notes if key and not key.startswith("path:")}
+
     def put_note(self, rec: NoteRecord) -> None:
         # (a sync puts every note it writes: tuples are kept as they are, and the columns'
         # JSON is made without the json module where it is plain)

@@ -75,6 +75,14 @@ def _input_sha(f: OutputFile) -> str:
     return _sha(blob)
 
 
+def note_stem(name: str) -> str:
+    """``os.path.splitext(name)[0]``, without its cost for a name ending ".md" (nearly every
+    note: a watcher asks for the stem of every note before each round)."""
+    if name[-3:] == ".md" and name[:-3].lstrip("."):
+        return name[:-3]
+    return os.path.splitext(name)[0]
+
+
 class VaultSession:
     """Exclusive, stateful access to one vault for one run. Use as a context manager.
 
@@ -192,20 +200,21 @@ class VaultSession:
         folders = [""]
         while folders:  # plain strings: this runs before every watch round, over thousands of notes
             folder = folders.pop()
+            prefix = f"{folder}/" if folder else ""
             with os.scandir(os.path.join(self.root, folder)) as entries:
                 for entry in entries:
-                    if entry.name.startswith(".") or entry.is_symlink():
+                    name = entry.name
+                    if name[0] == ".":
                         continue
-                    rel = f"{folder}/{entry.name}" if folder else entry.name
-                    if entry.is_dir():
-                        folders.append(rel)
-                    elif entry.name.endswith(".md"):
-                        paths.add(rel)
-        indexed = {rel for rel, _ in self._index.values()}
-        for vid, (rel, _) in list(self._index.items()):
-            if rel not in paths:
-                del self._index[vid]
-        for rel in sorted(paths - indexed):
+                    if entry.is_dir(follow_symlinks=False):  # (False for a link to a folder)
+                        folders.append(prefix + name)
+                    elif name[-3:] == ".md" and not entry.is_symlink():
+                        paths.add(prefix + name)
+        index = self._index
+        gone = [vid for vid, (rel, _) in index.items() if rel not in paths]
+        for vid in gone:
+            del index[vid]
+        for rel in sorted(paths.difference([rel for rel, _ in index.values()])):
             head = note_head(os.path.join(self.root, rel))
             vid = head.get("vaultsync_id")
             if vid and vid not in self._index:
@@ -223,7 +232,7 @@ class VaultSession:
 
     def existing_names(self) -> dict[str, str]:
         """id -> the stem of its note as it is now named in the vault."""
-        return {vid: os.path.splitext(path.rpartition("/")[2])[0] for vid, (path, _) in self._index.items()}
+        return {vid: note_stem(path.rpartition("/")[2]) for vid, (path, _) in self._index.items()}
 
     def changed_notes(self, kind: str | None = None, unknown_changed: bool = True) -> dict[str, str]:
         """id -> path of the notes (of ``kind``) whose bytes differ from what vaultsync last wrote:
@@ -250,8 +259,7 @@ class VaultSession:
 
     def deleted_ids(self) -> set[str]:
         """Ids vaultsync wrote before whose note is gone from the vault (the user deleted it)."""
-        gone = {r.vaultsync_id for r in self.state.notes().values() if r.vaultsync_id}
-        return gone - set(self._index) - set(self._matched.values())
+        return self.state.note_ids().difference(self._index, self._matched.values())
 
     def match_edited(self, papers: Iterable[tuple[str, str, int, str]]) -> dict[str, str]:
         """Map abstracts edited in their seed to the notes of their previous versions.
