@@ -13,6 +13,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from vaultsync.frontmatter_io import read_frontmatter, split_note
 from vaultsync.write import TEMP_PREFIX
 
@@ -91,3 +93,51 @@ def test_kill_the_real_export_at_random_moments_then_rerun(tmp_path):
         theirs = {p.name: p.read_text(encoding="utf-8") for p in (clean / folder).glob("*.md")}
         assert mine == theirs
     shutil.rmtree(clean)
+
+
+def test_a_note_rewritten_by_a_run_killed_before_saving_its_state_stays_its_papers(tmp_path, monkeypatch):
+    """The window the test above hits now and then, made certain: a run renames an edited
+    abstract's note into place under the abstract's new id, and dies before the state is
+    saved. When the abstract is back as it was, its paper still has its note (the state's old
+    id must not look deleted by the user)."""
+    from vaultsync.pipeline import Exporter, ExportOptions
+    from vaultsync.plugins import get_plugin_manager
+    from vaultsync.sync import _Run
+
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+    seeds, vault = tmp_path / "seeds", tmp_path / "vault"
+    seeds.mkdir()
+    total = write_seeds(seeds, 0)
+    original = (seeds / "seed0.txt").read_text(encoding="utf-8")
+
+    def export() -> None:
+        with Exporter(seeds, vault, get_plugin_manager(), ExportOptions()) as exporter:
+            exporter.run()
+
+    def live_papers() -> dict[str, str]:
+        found = {}
+        for note in (vault / "Papers").glob("*.md"):
+            meta = read_frontmatter(split_note(note.read_text(encoding="utf-8"))[0])
+            if meta.get("status") != "removed":
+                found[meta["vaultsync_id"]] = note.name
+        return found
+
+    export()
+    before = live_papers()
+    assert len(before) == total
+    edited = original.replace("\n\n", "\n\nIn this revision we also report one more dataset. ", 1)
+    (seeds / "seed0.txt").write_text(edited, encoding="utf-8")
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt("killed before the state was saved")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(_Run, "save_state", killed)
+        with pytest.raises(KeyboardInterrupt):
+            export()
+    renamed = set(live_papers()) - set(before)
+    assert len(renamed) == 1  # the edited abstract's note, updated in place, under its new id
+
+    (seeds / "seed0.txt").write_text(original, encoding="utf-8")  # the edit undone
+    export()
+    assert live_papers() == before

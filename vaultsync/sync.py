@@ -176,6 +176,20 @@ class VaultSession:
                 head = note_head(full)
                 if head.get("vaultsync_id"):
                     found[head["vaultsync_id"]].append((rel, head.get("type")))
+        # a run killed after renaming its notes into place and before saving the state leaves
+        # notes the state never recorded: one it updated in place under a new id (an edited
+        # abstract's) carries that id at the path the state records for the former one. It is
+        # still the former id's note: else that id would look deleted by the user, and its
+        # paper would never get a note again when the abstract is as it was
+        owners = {rec.path: rec.vaultsync_id for rec in known.values() if rec.vaultsync_id}
+        for vid in [v for v in found if v not in known]:
+            for place in list(found[vid]):
+                owner = owners.get(place[0])
+                if owner is not None and owner not in found:
+                    found[vid].remove(place)
+                    found[owner] = [place]
+            if not found[vid]:
+                del found[vid]
         for vid, places in found.items():
             places.sort(key=lambda p: p[0])
             if len(places) > 1:
