@@ -365,3 +365,30 @@ def test_a_stop_or_a_new_file_never_aborts_a_round_that_is_writing(tmp_path, mon
         watcher.stop.clear()
         with pytest.raises(Superseded):
             watcher._progress("write")  # about to write: a newer file puts the round off
+
+
+def test_between_rounds_what_the_watcher_linked_is_kept_out_of_the_collectors_way(tmp_path, monkeypatch):
+    """A full collection walks the whole linked corpus (half a second at 20,000 papers): between
+    rounds it is frozen out of the cyclic collector, and let back in for the next full run."""
+    import gc
+
+    from vaultsync.pipeline import ExportOptions, Exporter
+    from vaultsync.plugins import get_plugin_manager
+    from vaultsync.watch import WatchOptions, Watcher
+
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / "a.txt").write_text("Test Papers\n\nWe study graph neural networks with reinforcement learning.\n")
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+    gc.unfreeze()
+    try:
+        with Exporter(seeds, tmp_path / "vault", get_plugin_manager(), ExportOptions()) as exporter:
+            exporter.run()
+            watcher = Watcher(exporter, WatchOptions(say=lambda line: None, warn=lambda line: None))
+            watcher.prepare()
+            assert gc.get_freeze_count() > 0
+            (seeds / "b.txt").write_text("Test Papers\n\nWe study diffusion models for protein design.\n")
+            assert watcher._run({"b.txt"}) is not None  # a whole round: preview, then the full run
+            assert gc.get_freeze_count() == 0
+    finally:
+        gc.unfreeze()
