@@ -23,7 +23,6 @@ import argparse
 import hashlib
 import inspect
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -34,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from export_scale import corpus, run_export  # noqa: E402
+from export_scale import corpus, describe, export_stages  # noqa: E402
 
 # where the profiles of issue 7 spend the time: the extractors, link, Markdown, the writer
 MODULES = (
@@ -43,7 +42,6 @@ MODULES = (
     "markdown_tokens", "markdown", "latex", "regions", "frontmatter_io", "write", "sync",
     "default_plugins/obsidian", "views/digest",
 )
-_STAGE = re.compile(r"(\w+) ([\d.]+) s \(CPU ([\d.]+)(?: \+ ([\d.]+) in workers)?\)")
 
 
 def _hooks(module_name: str) -> list[tuple[str, dict, list[str]]]:
@@ -116,10 +114,6 @@ def same_output(tree: Path, work: Path) -> int:
     return sum(pure.get(p) != compiled.get(p) for p in {*pure, *compiled})
 
 
-def cpu_by_stage(stages: str) -> dict[str, float]:
-    return {m[1]: float(m[3]) + float(m[4] or 0) for m in _STAGE.finditer(stages)}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--papers", type=int, default=20_000, help="Abstracts in the corpus.")
@@ -143,11 +137,11 @@ def main() -> None:
             vault, state = work / f"vault-{label}", work / f"state-{label}"
             shutil.rmtree(vault, ignore_errors=True)
             shutil.rmtree(state, ignore_errors=True)
-            seconds, peak, _, stages = run_export(seeds, vault, state, code=code)
+            seconds, peak, _, stages, _ = export_stages(seeds, vault, state, code=code)
             print(f"round {round_}, {label:8}: full export of {args.papers:,} abstracts {seconds:6.2f} s; "
-                  f"peak RSS {peak:.0f} MB\n{stages}", flush=True)
-            for stage, cpu in cpu_by_stage(stages).items():
-                totals[label][stage] = totals[label].get(stage, 0.0) + cpu
+                  f"peak RSS {peak:.0f} MB\n{describe(stages)}", flush=True)
+            for name, _, here, workers in stages:
+                totals[label][name] = totals[label].get(name, 0.0) + here + workers
     print("\nCPU by stage over all rounds (pure / compiled = how much faster compiling made it):")
     for stage in totals["pure"]:
         pure, compiled = totals["pure"][stage], totals["compiled"].get(stage, 0.0)

@@ -72,11 +72,13 @@ _STAGE = re.compile(r"vaultsync\.pipeline: (\S+) took ([\d.]+) s \(CPU: ([\d.]+)
 _KEPT = re.compile(r"other lessons: (\d+) of (\d+) extractions still hold")
 
 
-def run_export(seeds: Path, vault: Path, state: Path, code: Path = ROOT) -> tuple[float, float, int, str]:
-    """(seconds, peak RSS in MB, exit status, its stages) of one `vaultsync export` process
-    running the ``vaultsync`` package found in folder ``code`` (this checkout's by default).
+def export_stages(seeds: Path, vault: Path, state: Path, code: Path = ROOT
+                  ) -> tuple[float, float, int, list[tuple[str, float, float, float]], str]:
+    """(seconds, peak RSS in MB, exit status, stages, what it said of lessons) of one `vaultsync
+    export` process running the ``vaultsync`` package found in folder ``code`` (this checkout's
+    by default).
 
-    The stages are what ``-v`` logs: each one's wall time and the CPU time it used in the
+    The stages are what ``-v`` logs: each one's name, wall time and the CPU time it used in the
     process and in its workers -- CPU time barely moves with the machine's load."""
     env = {**os.environ, "VAULTSYNC_STATE_DIR": str(state), "PYTHONPATH": str(code)}
     cmd = [PYTHON, "-c", _PEAK, PYTHON, "-m", "vaultsync", "export", str(seeds), str(vault), "-q", "-v"]
@@ -84,14 +86,25 @@ def run_export(seeds: Path, vault: Path, state: Path, code: Path = ROOT) -> tupl
     # (run in ``code``: ``python -m`` imports the current folder's package before PYTHONPATH's)
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd=code)
     elapsed = time.perf_counter() - start
-    peak_kb, code = out.stdout.split()[-2:]
+    peak_kb, status = out.stdout.split()[-2:]
     stages = [(m[1], float(m[2]), float(m[3]), float(m[4])) for m in _STAGE.finditer(out.stderr)]
     kept = _KEPT.search(out.stderr)
+    kept = f"; {kept[1]} of {kept[2]} cached extractions kept under new lessons" if kept else ""
+    return elapsed, int(peak_kb) / 1024, int(status), stages, kept
+
+
+def describe(stages: list[tuple[str, float, float, float]], kept: str = "") -> str:
+    """``export_stages``' stages as one line to print."""
     cpu = sum(here + workers for _, _, here, workers in stages)
     text = ", ".join(f"{name} {wall:.2f} s (CPU {here:.2f}" + (f" + {workers:.2f} in workers)" if workers else ")")
                      for name, wall, here, workers in stages)
-    kept = f"; {kept[1]} of {kept[2]} cached extractions kept under new lessons" if kept else ""
-    return elapsed, int(peak_kb) / 1024, int(code), f"  stages: {text}; CPU in all {cpu:.2f} s{kept}"
+    return f"  stages: {text}; CPU in all {cpu:.2f} s{kept}"
+
+
+def run_export(seeds: Path, vault: Path, state: Path, code: Path = ROOT) -> tuple[float, float, int, str]:
+    """``export_stages``, with the stages as one line to print."""
+    elapsed, peak, status, stages, kept = export_stages(seeds, vault, state, code)
+    return elapsed, peak, status, describe(stages, kept)
 
 
 def snapshot(vault: Path) -> dict[str, tuple[int, int]]:

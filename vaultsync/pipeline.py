@@ -166,7 +166,8 @@ class Exporter:
                     new.setdefault(abstract.id, abstract)
         if not new:
             return None
-        extracted = self._extract(list(new.values()), self._taught, live=None)  # (a full run forgets)
+        # (the preview knows only the linked papers: the next run that saves forgets the dead)
+        extracted = self._extract(list(new.values()), self._taught, live=None)
         model = link_additions(self._model, list(new.values()), extracted, self.session.existing_names().values())
         files = [f for f in render(model, self.options.format, self.pm, {"config": self.options.config})
                  if f.vaultsync_id in new]

@@ -181,8 +181,9 @@ class VaultSession:
         # abstract's) carries that id at the path the state records for the former one. It is
         # still the former id's note: else that id would look deleted by the user, and its
         # paper would never get a note again when the abstract is as it was
-        owners = {rec.path: rec.vaultsync_id for rec in known.values() if rec.vaultsync_id}
-        for vid in [v for v in found if v not in known]:
+        unknown = [vid for vid in found if vid not in known]  # (nearly always none)
+        owners = {rec.path: rec.vaultsync_id for rec in known.values() if rec.vaultsync_id} if unknown else {}
+        for vid in unknown:
             for place in list(found[vid]):
                 owner = owners.get(place[0])
                 if owner is not None and owner not in found:
