@@ -363,19 +363,20 @@ def _title(name: str, long: str | None, gist: str) -> str:
 
 
 def _terms_title(extraction: Extraction) -> str:
-    """A title for an abstract that states no contribution: its two strongest specific
-    concepts, each once (an acronym and its expansion are one concept)."""
+    """A title for an abstract that states no contribution: its two strongest concepts the
+    vocabulary or an acronym definition vouches for, each once (not an acronym and its
+    expansion, not a concept and one inside it)."""
     chosen: list[ConceptMention] = []
     for mention in sorted(extraction.concepts, key=lambda m: -m.score):
-        if mention.kind not in ("vocabulary", "acronym", "phrase") or mention.broader == () and mention.kind == "vocabulary" and len(mention.name.split()) == 1:
+        if mention.kind not in ("vocabulary", "acronym"):
             continue
-        spellings = {_fold(s) for s in (mention.name, *mention.surfaces, *mention.aliases)}
-        if any(spellings & {_fold(s) for s in (c.name, *c.surfaces, *c.aliases)} for c in chosen):
+        words = {w for s in (mention.name, *mention.surfaces, *mention.aliases) for w in _fold(s).split()}
+        if any(words & {w for s in (c.name, *c.surfaces, *c.aliases) for w in _fold(s).split()} for c in chosen):
             continue
         chosen.append(mention)
         if len(chosen) == 2:
             break
-    return _capitalise(" and ".join(m.name for m in chosen))
+    return _capitalise(" and ".join(m.name for m in chosen)) if len(chosen) == 2 else ""
 
 
 def _known_concept(name: str, extraction: Extraction) -> bool:
@@ -418,7 +419,10 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
     # only when the text itself names nothing, so they are looked for only then.
     candidates = [*_candidates(plain, low, bounds)] or [*_hint_candidates(plain, extraction)]
     candidates = _named_by_repository(plain, candidates)
-    candidates = [c for c in candidates if not _known_concept(c.name, extraction)]
+    # a name the vocabulary knows is prior work, unless the abstract spells it out otherwise
+    # (`Audio Flamingo 2 (AF2)` is not AlphaFold2)
+    candidates = [c for c in candidates if not _known_concept(c.name, extraction)
+                  or (c.long and not _known_concept(c.long, extraction))]
     if not candidates:
         title, gist = contribution_title(plain, low, bounds)
         title = title or _terms_title(extraction) or trim_phrase(gist, 60) or "Untitled abstract"

@@ -153,7 +153,7 @@ def _math(match: re.Match) -> str:
     body = _LATEX_PLAIN.sub(r"\1", match.group(1))
     body = _MATH_COMMAND.sub(lambda m: _GREEK_AND_SYMBOLS.get(m.group(1), "\\"), body)
     body = body.replace("{", "").replace("}", "").replace("_", "").replace("^", "").strip()
-    return "" if "\\" in body or len(body) > 16 else body
+    return "…" if "\\" in body or len(body) > 16 else body  # (a title cuts before math it cannot show)
 
 
 def _good_cut(text: str, cut: int, separator: str) -> bool:
@@ -218,6 +218,8 @@ def clean_phrase(text: str, limit: int, strict: bool = False) -> str:
 # studies something (`we study the convergence of X` -> `Convergence of X`); "action": the verb
 # becomes a gerund (`we rebalance the load across devices` -> `Rebalancing the load across devices`).
 _CONTRIBUTION = (
+    (re.compile(r" (?:this|our) position paper (?:[a-z]+ ){0,2}?(?:argues|advocates|contends|calls for|posits|claims|critiques|challenges|examines)"
+                r"(?: that)? "), "position"),
     (re.compile(
         rf" (?:we|this paper|this work|this article|this study|here we) (?:[a-z]+ ){{0,2}}?"
         rf"(?:{_VERBS}|assembl[a-z]*|provid[a-z]*) (?:here )?(?=(?:a|an|the|two|three|several|new|novel|[a-z]+) )"
@@ -333,16 +335,39 @@ def _strip_loose_end(text: str) -> str:
         text = head
 
 
+_FILLER_OF = re.compile(
+    r"\b(?:the |a )?(?:problems?|task|setting|case|question|challenge|issue|class|family|notion) of (?:the )?",
+    re.IGNORECASE)
+_CLAUSE = re.compile(r", | ?; | ?: | [—–] | (?:that|which|where|whereby|whose|who|while|when|because|thus|thereby) ")
+_PREPOSITION = re.compile(
+    r" (?=(?:for|of|in|on|with|via|under|from|across|without|between|among|through|by|using|based on|to|into|"
+    r"over|beyond|against|towards?|within)\b)")
+_GENERIC_HEAD = re.compile(
+    r"^(?:(?:theoretical|analysis|learning|unified|general|new|novel|simple|efficient|effective|rigorous) )?"
+    r"(?:framework|method|approach|algorithm|technique|procedure|model|system|theory|paradigm|strategy|scheme|"
+    r"pipeline|mechanism|tool|way|solution)s? (?:(?:to|that|which) )?(?=[a-z]+)", re.IGNORECASE)
+
+
+def _core(phrase: str) -> str:
+    """The phrase up to its first clause boundary (a comma, `that`, `which`, `where`, ...)."""
+    match = _CLAUSE.search(phrase)
+    return phrase[:match.start()] if match else phrase
+
+
 def short_phrase(text: str, words: int = NAME_WORDS, chars: int = NAME_CHARS) -> str:
-    """``text`` cut at the last phrase boundary (a comma, a relative pronoun, a preposition) that
-    leaves at most ``words`` words and ``chars`` characters, without a dangling function word;
-    ``""`` when no boundary leaves at least two words."""
-    text = _strip_loose_end(text.strip())
+    """``text`` as a noun phrase of at most ``words`` words and ``chars`` characters: cut at its first
+    clause boundary, then at the last preposition that keeps it short (a participle whose
+    complement was cut goes with it: `accounting | for ...`); ``""`` when that leaves fewer than
+    two words."""
+    text = _strip_loose_end(_core(text.split("…")[0]).strip())
     if len(text) <= chars and len(text.split()) <= words:
-        return text
+        return text if len(text.split()) >= 2 else ""
     best = ""
-    for match in _TITLE_BREAKS.finditer(text):
-        head = _strip_loose_end(text[:match.start()])
+    for match in _PREPOSITION.finditer(text):
+        head = text[:match.start()]
+        if head.split()[-1:] and head.split()[-1].endswith("ing"):
+            head = head.rsplit(" ", 1)[0]  # `a problem accounting | for delays`
+        head = _strip_loose_end(head)
         if len(head) > chars or len(head.split()) > words:
             break
         if len(head.split()) >= 2 and not head.count('"') % 2:
@@ -359,8 +384,20 @@ def _cut_at_word(text: str, words: int, chars: int) -> str:
     return " ".join(kept)
 
 
-def _title_from(phrase: str, reads: str, verb: str) -> str:
-    """A short descriptive title from the words after a contribution verb, or ``""``."""
+def _technical(words: list[str]) -> bool:
+    """Does the phrase hold a word that only a field uses (rare in general English, an acronym)?"""
+    from ..generic import word_commonness  # (wordfreq's tables load on first use)
+
+    return any(any(c.isupper() for c in w[1:]) or any(c.isdigit() for c in w)
+               or word_commonness(w.casefold().strip(",.;:")) < 3.6 for w in words if w.isascii())
+
+
+def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> str:
+    """A short descriptive title from the words after a contribution verb, or ``""``; ``at_word``:
+    cut at a word when no phrase boundary leaves it short enough."""
+    if reads == "position":  # ICML's convention: `Position: graph learning will lose relevance`
+        claim = _cut_at_word(_core(phrase.split("…")[0]), 10, 70)
+        return f"Position: {_capitalise(_strip_loose_end(claim))}" if len(claim.split()) >= 3 else ""
     if reads == "action":
         if verb in _NOT_ACTIONS or verb.endswith(("ly", "ed")):
             return ""
@@ -368,12 +405,25 @@ def _title_from(phrase: str, reads: str, verb: str) -> str:
     else:
         phrase = _RELATIVE_VERB.sub(_as_gerund, phrase, count=1)
         phrase = _LEADING.sub("", phrase)
+    phrase = _FILLER_OF.sub("", phrase)
+    generic = _GENERIC_HEAD.match(phrase)
+    if generic:  # `an approach enhancing conformal prediction` -> `Enhancing conformal prediction`
+        rest = phrase[generic.end():]
+        first = rest.split(" ", 1)[0]
+        if first.endswith("ing") and first not in _LOOSE_ENDS:
+            phrase = rest
+        elif generic.group(0).rstrip().endswith(("to", "that", "which")) and first.isalpha():
+            phrase = f"{_gerund_of_base(first) if generic.group(0).rstrip().endswith('to') else first} " \
+                     f"{rest.split(' ', 1)[1] if ' ' in rest else ''}"
     words = phrase.split()
     if not words or words[0].casefold() in _NOT_A_TITLE_START:
         return ""
-    title = short_phrase(phrase) or _strip_loose_end(_cut_at_word(phrase, NAME_WORDS, NAME_CHARS))
+    title = short_phrase(phrase)
+    if not title and at_word:
+        title = _strip_loose_end(_cut_at_word(_core(phrase.split("…")[0]), NAME_WORDS, NAME_CHARS))
     kept = [w.strip(",.;:").casefold() for w in title.split()]
-    if len(kept) < 2 or _REFERS_BACK.intersection(kept) or all(w in _GENERIC_TITLE_WORDS for w in kept):
+    if len(kept) < 2 or _REFERS_BACK.intersection(kept) or all(w in _GENERIC_TITLE_WORDS for w in kept) \
+            or not (_technical(title.split()) or len(kept) >= 3 and sum(w not in _GENERIC_TITLE_WORDS for w in kept) >= 2):
         return ""
     return _capitalise(title)
 
@@ -400,19 +450,36 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
     characters, never a clause that needs its sentence (`these issues`) and never the abstract's
     opening words; the gist is one clause of at most 20 words. When no sentence states a
     contribution, the title is the paper's strongest terms (``""`` when it has none)."""
+    cut_short: tuple[str, str] | None = None  # a title cut at a word: better than none
     for pattern, reads in _CONTRIBUTION:
         for match in pattern.finditer(low):
             _, end = _sentence(bounds, match.end() - 1)
             phrase = clean_phrase(text[match.end() - 1:end], 400)
             verb = match.group(1) if pattern.groups else ""
+            said = f"{_third_person(verb)} {phrase}" if verb else phrase
             title = _title_from(phrase, reads, verb)
             if title:
-                said = f"{_third_person(verb)} {phrase}" if verb else phrase
                 return title, gist_of(said)
+            if cut_short is None and reads == "object":
+                title = _title_from(phrase, reads, verb, at_word=True)
+                cut_short = (title, gist_of(said)) if title else None
+    if cut_short:
+        return cut_short
     sentences = [text[start:end] for start, end in bounds[:3]] or [text]
     return "", gist_of(clean_phrase(sentences[0], 400))
 
 
 def gist_of(phrase: str) -> str:
     """One clause of at most 20 words: ``phrase`` cut at a boundary, or at a word."""
-    return short_phrase(phrase, GIST_WORDS, GIST_CHARS) or _strip_tail(_cut_at_word(phrase, GIST_WORDS, GIST_CHARS))
+    phrase = phrase.split("…")[0].lstrip(" ,;:.—–-")
+    text = _strip_tail(phrase.strip())
+    if len(text) <= GIST_CHARS and len(text.split()) <= GIST_WORDS:
+        return text
+    best = ""
+    for match in _TITLE_BREAKS.finditer(text):
+        head = _strip_loose_end(text[:match.start()])
+        if len(head) > GIST_CHARS or len(head.split()) > GIST_WORDS:
+            break
+        if len(head.split()) >= 3 and not head.count('"') % 2:
+            best = head
+    return best or _strip_tail(_cut_at_word(text, GIST_WORDS, GIST_CHARS))
