@@ -21,8 +21,9 @@ from .extract import Extracted
 from .names import NameRegistry, safe_note_name
 from .records import Abstract, CollectionInfo, Concept, Paper, VaultModel, frozen_mapping
 
-MAX_CONCEPTS_PER_PAPER = 10
-MIN_CONCEPTS_PER_PAPER = 3
+MAX_CONCEPTS_PER_PAPER = 8
+MAX_FIELDS_PER_PAPER = 3
+BROAD_NARROWER = 3  # a concept that is the broader concept of this many others is broad
 MAX_RELATED = 5
 
 
@@ -107,9 +108,12 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
     doc_freq = {key: len(c.papers) for key, c in shared.items()}
     total = max(len(papers_in), 1)
     specificity = _Specificity(shared, doc_freq, total)
+    broad = broad_concepts(broader, doc_freq, total)
     paper_concepts = {abstract.id: _paper_concept_keys(abstract.id, index.paper_keys.get(abstract.id, ()), shared,
-                                                       doc_freq, total, broader, specificity)
+                                                       doc_freq, total, broader, specificity, broad)
                       for abstract, _ in papers_in}
+    paper_fields = {abstract.id: _paper_fields(abstract.id, index.paper_keys.get(abstract.id, ()), shared, broad)
+                    for abstract, _ in papers_in}
     related = _related_papers(paper_concepts, doc_freq, total)  # (first: each ``Paper`` is made once, whole)
     papers = []
     for abstract, facts in papers_in:
@@ -125,6 +129,7 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
             urls=tuple(facts.extraction.metadata.get("urls", ())),
             related=related.get(abstract.id, ()),
             metadata=frozen_mapping({k: v for k, v in facts.extraction.metadata.items() if k != "urls"}),
+            fields=tuple(concept_names[key] for key in paper_fields[abstract.id]),
         ))
 
     # 5. concept notes list their papers and their place in the hierarchy
@@ -134,7 +139,7 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
             narrower[upper].append(key)
     mentioned_by: dict[str, list[str]] = defaultdict(list)
     for paper in papers:
-        for key in paper_concepts[paper.id]:
+        for key in (*paper_concepts[paper.id], *paper_fields[paper.id]):
             mentioned_by[key].append(paper.id)
     # a note for each concept papers mention, and up the hierarchy from there; no other
     emitted: set[str] = set()
@@ -318,30 +323,41 @@ class _Specificity(dict):
         return value
 
 
-def _paper_concept_keys(paper_id, candidates, shared, doc_freq, total, broader, specificity=None) -> list[str]:
-    """Up to 10 of the paper's ``candidates`` (cluster keys), most specific first: rare in the
-    corpus, salient here, long names. ``specificity``: a ``_Specificity`` of these ``shared``
-    clusters kept across papers (linking a whole corpus)."""
+def broad_concepts(broader: Mapping[str, Sequence[str]], doc_freq: Mapping[str, int], total: int) -> frozenset[str]:
+    """The concepts too broad to say what a paper is about: the broader concept of three or more
+    concepts of the corpus (`Reinforcement Learning` over `Offline RL`, `RLHF`, ...), an umbrella
+    term (`Fine-Tuning`, `Benchmarks`), or a hub mentioned by more than a tenth of the papers (and
+    at least 20). They keep their notes, reached through the narrower concepts' `broader` links."""
+    narrower: dict[str, int] = defaultdict(int)
+    for uppers in broader.values():
+        for upper in uppers:
+            narrower[upper] += 1
+    hub = max(20, total // 10)
+    return frozenset(key for key in doc_freq if key in UMBRELLA or narrower.get(key, 0) >= BROAD_NARROWER
+                     or doc_freq[key] > hub)
+
+
+def _paper_fields(paper_id, candidates, shared, broad: frozenset[str]) -> list[str]:
+    """Up to 3 of the broad concepts the paper mentions, the most mentioned first."""
+    found = [(-shared[key].papers[paper_id], key) for key in candidates if key in broad and key in shared]
+    return [key for _, key in sorted(found)][:MAX_FIELDS_PER_PAPER]
+
+
+def _paper_concept_keys(paper_id, candidates, shared, doc_freq, total, broader, specificity=None,
+                        broad: frozenset[str] | None = None) -> list[str]:
+    """Up to 6 of the paper's ``candidates`` (cluster keys), most specific first: rare in the
+    corpus, salient here, long names; never a broad concept (see ``broad_concepts``), so a paper
+    with little specific to say lists little. ``specificity``: a ``_Specificity`` of these
+    ``shared`` clusters kept across papers (linking a whole corpus)."""
     if specificity is None:
         specificity = _Specificity(shared, doc_freq, total)
+    if broad is None:
+        broad = broad_concepts(broader, doc_freq, total)
     # (``6.0 if 6.0 < salience else salience`` is ``min(salience, 6.0)``, without the call)
     scored = sorted([(-specificity[key] * (6.0 if 6.0 < salience else salience) ** 0.5, key)
-                     for key in candidates if key in shared
+                     for key in candidates if key in shared and key not in broad
                      for salience in (shared[key].papers[paper_id],)])
-    ordered = [key for _, key in scored]
-    # hubs ("Benchmarks" in a third of the papers) and umbrella terms ("Fine-Tuning") say little
-    # about a paper that has specific concepts to list
-    hub = max(5, total // 4)
-    specific = [key for key in ordered if key not in UMBRELLA and doc_freq[key] <= hub]
-    if len(specific) >= MIN_CONCEPTS_PER_PAPER:
-        ordered = specific
-    ordered = ordered[:MAX_CONCEPTS_PER_PAPER]
-    # with few concepts, name the broader ones too: a narrow concept implies its broader one
-    for key in list(ordered):
-        for upper in broader.get(key, ()):
-            if len(ordered) < MIN_CONCEPTS_PER_PAPER and upper not in ordered:
-                ordered.append(upper)
-    return ordered
+    return [key for _, key in scored][:MAX_CONCEPTS_PER_PAPER]
 
 
 def _paper_aliases(paper_id: str, facts: Extracted, index: ConceptIndex, shared) -> tuple[str, ...]:

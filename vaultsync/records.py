@@ -187,6 +187,8 @@ class Paper:
     urls: tuple[str, ...] = ()
     related: tuple[str, ...] = ()  # paper ids, most related first
     metadata: Mapping[str, Any] = field(default_factory=frozen_mapping)
+    # broad concepts the paper belongs to (`Large Language Models`): filed under, not about
+    fields: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:

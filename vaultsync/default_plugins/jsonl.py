@@ -43,6 +43,7 @@ def paper_record(paper: Paper, model: VaultModel) -> dict[str, Any]:
         "venue": collection.venue or collection.name,
         "year": collection.year,
         "concepts": list(paper.concepts),
+        "fields": list(paper.fields),
         "aliases": list(paper.aliases),
         "urls": list(paper.urls),
         "source": f"{abstract.seed}, paragraph {abstract.paragraph}",

@@ -166,6 +166,7 @@ def render_paper(paper: Paper, model: VaultModel, names: PageNames) -> OutputFil
         "venue": abstract.collection.venue or abstract.collection.name,
         "year": abstract.collection.year,
         "concepts": _page_list(names.concepts[c] for c in paper.concepts if c in names.concepts),
+        "fields": _page_list(names.concepts[f] for f in paper.fields if f in names.concepts),
         "related": _page_list(names.papers[r] for r in paper.related if r in names.papers),
         "urls": paper.urls,
         "source": f"{abstract.seed}, paragraph {abstract.paragraph}",

@@ -34,7 +34,7 @@ from typing import Iterator, NamedTuple
 
 from ..hookspecs import hookimpl
 from ..records import Abstract, ConceptMention, Extraction, PaperName
-from .titles import (_ASCII_LOWER, _VERBS, _capitalise, NAME_WORDS, _sentence, clean_phrase, contribution_title, gist_of,
+from .titles import (_ASCII_LOWER, _VERBS, _capitalise, opening_topic, NAME_WORDS, _sentence, clean_phrase, contribution_title, gist_of,
                      plain_text, sentence_bounds, trim_phrase)
 
 TITLE_MAX = 110
@@ -425,7 +425,8 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
                   or (c.long and not _known_concept(c.long, extraction))]
     if not candidates:
         title, gist = contribution_title(plain, low, bounds)
-        title = title or _terms_title(extraction) or trim_phrase(gist, 60) or "Untitled abstract"
+        title = (title or _terms_title(extraction) or opening_topic(plain, bounds) or trim_phrase(gist, 60)
+                 or "Untitled abstract")
         return PaperName(title=title, name=None, aliases=_aliases("", None, [], extraction), gist=gist)
     best = min(candidates, key=lambda c: (c.rank, c.start))
     base = next((c for c in candidates if c.rank <= 1 and _extends(best.name, c.name)), None)

@@ -59,6 +59,7 @@ def render_paper(paper: Paper, model: VaultModel) -> OutputFile:
         "venue": abstract.collection.venue or abstract.collection.name,
         "year": abstract.collection.year,
         "concepts": [link(c) for c in paper.concepts],
+        "fields": [link(f) for f in paper.fields],
         "related": [link(model.paper(r).name) for r in paper.related],
         "urls": list(paper.urls),
         "source": f"{abstract.seed}, paragraph {abstract.paragraph}",
@@ -69,8 +70,10 @@ def render_paper(paper: Paper, model: VaultModel) -> OutputFile:
     for key, value in paper.metadata.items():
         frontmatter.setdefault(key, list(value) if isinstance(value, (tuple, list)) else value)
     lines = [f"# {escape_markdown(paper.title)}", "", abstract_to_markdown(abstract.text, paper.links), ""]
-    if paper.concepts:
+    if paper.concepts or paper.fields:
         lines += ["## Concepts", "", *(f"- {link(c)}" for c in paper.concepts), ""]
+        if paper.fields:
+            lines += [f"Fields: {', '.join(link(f) for f in paper.fields)}", ""]
     if paper.related:
         lines += ["## Related papers", "", *(_gist_line(model.paper(r)) for r in paper.related), ""]
     return OutputFile(f"{PAPERS}/{paper.name}.md", "\n".join(lines).rstrip() + "\n", frontmatter,
@@ -182,7 +185,7 @@ def inputs_key(subject: Paper | Concept | CollectionInfo, model: VaultModel) -> 
     if isinstance(subject, Paper):
         abstract, info = subject.abstract, subject.abstract.collection
         inputs = ("paper", subject.id, subject.name, subject.title, subject.gist, subject.aliases,
-                  subject.concepts, subject.links, subject.urls, subject.related, tuple(subject.metadata.items()),
+                  subject.concepts, subject.fields, subject.links, subject.urls, subject.related, tuple(subject.metadata.items()),
                   abstract.text, abstract.seed, abstract.paragraph, abstract.line, info.name, info.venue, info.year,
                   model.collection_of(subject.id).name, _listed(subject.related, model))
     elif isinstance(subject, Concept):

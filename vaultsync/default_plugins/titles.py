@@ -234,6 +234,10 @@ _CONTRIBUTION = (
         r"(?:of (?:our|this) (?:work|paper|approach) )?is "
     ), "object"),
     (re.compile(
+        r" we (?:also |further |then |first |here )?(?:show|prove|demonstrate|find|establish|observe) that "
+        r"(?!they |it |this |these |there |such |our |we )"
+    ), "claim"),
+    (re.compile(
         r" we (?:also |further |then |first |here )?([a-z]{3,}[^sy ,.]|[a-z]{3,}y) (?=(?:a|an|the|[a-z]+) )"
         r"(?!that |whether |why |when |how |what |if |it |this |these |such |them |to |on |in |with |for )"
     ), "action"),
@@ -338,7 +342,8 @@ def _strip_loose_end(text: str) -> str:
 _FILLER_OF = re.compile(
     r"\b(?:the |a )?(?:problems?|task|setting|case|question|challenge|issue|class|family|notion) of (?:the )?",
     re.IGNORECASE)
-_CLAUSE = re.compile(r", | ?; | ?: | [—–] | (?:that|which|where|whereby|whose|who|while|when|because|thus|thereby) ")
+_CLAUSE = re.compile(r", | ?; | ?: | [—–] | (?:that|which|where|whereby|whose|who|while|when|because|thus|thereby) |"
+                     r" and (?:we )?(?:show|prove|demonstrate|find|establish|evaluate|achieve|propose)\b")
 _PREPOSITION = re.compile(
     r" (?=(?:for|of|in|on|with|via|under|from|across|without|between|among|through|by|using|based on|to|into|"
     r"over|beyond|against|towards?|within)\b)")
@@ -398,6 +403,11 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
     if reads == "position":  # ICML's convention: `Position: graph learning will lose relevance`
         claim = _cut_at_word(_core(phrase.split("…")[0]), 10, 70)
         return f"Position: {_capitalise(_strip_loose_end(claim))}" if len(claim.split()) >= 3 else ""
+    if reads == "claim":  # `we show that transformers learn X` -> `Transformers learn X`
+        claim = short_phrase(phrase) or _strip_loose_end(_cut_at_word(_core(phrase.split("…")[0]), NAME_WORDS,
+                                                                       NAME_CHARS))
+        kept = [w.casefold() for w in claim.split()]
+        return _capitalise(claim) if len(kept) >= 3 and not _REFERS_BACK.intersection(kept) else ""
     if reads == "action":
         if verb in _NOT_ACTIONS or verb.endswith(("ly", "ed")):
             return ""
@@ -439,6 +449,7 @@ _NOT_ACTIONS = {
     "propose", "present", "introduce", "develop", "design", "derive", "build", "construct", "create",
     "release", "offer", "establish", "formulate", "define", "compare", "contrast", "suggest", "advocate",
     "identify", "explore", "extend", "combine", "instantiate", "approach", "argue", "posit", "call",
+    "either", "both", "still", "now", "thus", "hence", "therefore", "however", "not", "only", "all",
 }
 
 
@@ -467,6 +478,34 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
         return cut_short
     sentences = [text[start:end] for start, end in bounds[:3]] or [text]
     return "", gist_of(clean_phrase(sentences[0], 400))
+
+
+def opening_topic(text: str, bounds: list[tuple[int, int]]) -> str:
+    """The topic the opening sentence states, as a title (see ``_topic_of``), or ``""``."""
+    start, end = bounds[0] if bounds else (0, len(text))
+    return _topic_of(clean_phrase(text[start:end], 400))
+
+
+_TOPIC_VERB = re.compile(
+    r" (?:is|are|was|were|has|have|had|can|could|may|might|will|would|must|should|remains?|plays?|poses?|"
+    r"provides?|offers?|enables?|requires?|faces?|suffers?|relies|rely|aims?|seeks?|involves?|allows?|"
+    r"has become|have become|addresses|address|constitutes?|refers?|shows?|achieves?|demonstrates?)\b")
+_NOT_A_TOPIC_START = _NOT_A_TITLE_START | {"while", "although", "though", "despite", "recent", "recently",
+                                           "existing", "current", "many", "most", "several", "since"}
+
+
+def _topic_of(sentence: str) -> str:
+    """The subject of an opening sentence that states a topic (`Strategic classification
+    addresses ...` -> `Strategic classification`), or ``""``."""
+    verb = _TOPIC_VERB.search(sentence)
+    if not verb:
+        return ""
+    subject = _LEADING.sub("", sentence[:verb.start()]).strip(" ,")
+    words = subject.split()
+    if not 2 <= len(words) <= 6 or words[0].casefold() in _NOT_A_TOPIC_START or "," in subject \
+            or not _technical(words):
+        return ""
+    return _capitalise(subject)
 
 
 def gist_of(phrase: str) -> str:
