@@ -103,3 +103,26 @@ def test_generic_phrasing_is_never_a_concept_by_statistics_alone(phrase):
 @pytest.mark.parametrize("phrase", ["Wasserstein Barycenter", "Covariance Matrix", "Euclidean Space"])
 def test_a_phrase_of_the_fields_own_words_is(phrase):
     assert names_a_thing(phrase)
+
+
+@pytest.mark.parametrize("text, surface", [
+    ("Existing methods such as LoRA tune all layers; we tune none.", "LoRA"),
+    ("In the absence of positional encoding, spiking self-attention fails.", "self-attention"),
+    ("Our model matches larger models such as GPT-4, Gemini Pro, and Phi-3.", "GPT-4"),
+])
+def test_prior_work_and_examples_named_in_passing_are_not_links(text, surface):
+    assert linked(text, vocab("X", surface)) == set()
+
+
+def test_a_name_inside_a_longer_name_is_not_that_concept():
+    entries = parse_vocabulary("Flamingo > Vision-Language Models\nGenerative Adversarial Networks | GAN\n"
+                               "Large Language Models | LLM | LLMs")
+    vocabulary = Vocabulary(entries)
+
+    def found(text):
+        return {m.entry.name for m in in_sense(vocabulary.match(text), text)}
+
+    assert found("We introduce Audio Flamingo 2, an audio-language model.") == set()
+    assert found("Graphon Attachment Network Models (GAN-M) grow graphs.") == set()
+    assert found("Flamingo and GANs are compared; LLM-based agents help.") == {
+        "Flamingo", "Generative Adversarial Networks", "Large Language Models"}

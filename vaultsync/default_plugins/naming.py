@@ -33,6 +33,7 @@ from functools import lru_cache
 from typing import Iterator, NamedTuple
 
 from ..hookspecs import hookimpl
+from ..generic import is_generic, names_a_thing
 from ..records import Abstract, ConceptMention, Extraction, PaperName
 from .titles import (_ASCII_LOWER, _VERBS, _capitalise, opening_topic, NAME_WORDS, _sentence, clean_phrase, contribution_title, gist_of,
                      plain_text, sentence_bounds, trim_phrase)
@@ -362,6 +363,22 @@ def _title(name: str, long: str | None, gist: str) -> str:
     return head + joiner + tail if tail else head
 
 
+_WE_SAY = re.compile(r"^(?:we|this paper|this work) (?:[a-z]+ ){0,2}?(?:show|find|prove|argue|observe|demonstrate)s? "
+                     r"(?:that )?", re.IGNORECASE)
+
+
+def _keyphrase_title(extraction: Extraction) -> str:
+    """A title for an abstract that states no contribution: its strongest keyphrase of two words
+    or more that holds a word of the field (`Pre-memorization train accuracy`)."""
+    for mention in sorted((m for m in extraction.concepts if m.kind == "phrase"), key=lambda m: -m.score):
+        surface = mention.surfaces[0] if mention.surfaces else mention.name
+        words = surface.split()
+        if 2 <= len(words) <= NAME_WORDS and len(surface) <= 60 and not re.search(r"\w[.,;:]\w", surface) \
+                and not is_generic(surface) and names_a_thing(surface):
+            return _capitalise(surface)
+    return ""
+
+
 def _terms_title(extraction: Extraction) -> str:
     """A title for an abstract that states no contribution: its two strongest concepts the
     vocabulary or an acronym definition vouches for, each once (not an acronym and its
@@ -425,7 +442,8 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
                   or (c.long and not _known_concept(c.long, extraction))]
     if not candidates:
         title, gist = contribution_title(plain, low, bounds)
-        title = (title or _terms_title(extraction) or opening_topic(plain, bounds) or trim_phrase(gist, 60)
+        title = (title or _keyphrase_title(extraction) or _terms_title(extraction) or opening_topic(plain, bounds)
+                 or trim_phrase(_WE_SAY.sub("", gist), 60)
                  or "Untitled abstract")
         return PaperName(title=title, name=None, aliases=_aliases("", None, [], extraction), gist=gist)
     best = min(candidates, key=lambda c: (c.rank, c.start))

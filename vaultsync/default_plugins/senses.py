@@ -63,9 +63,38 @@ def _defines(text: str, acronym: str) -> bool:
     return re.search(rf"\((?:{re.escape(core)}s?)\)|\b{re.escape(core)}s? \(", text) is not None
 
 
+_MODIFIER_SUFFIXES = frozenset("""
+based driven guided aware style like powered enhanced specific level scale wise free inspired augmented
+assisted informed conditioned generated related oriented centric friendly tuned trained only
+""".split())
+
+
+def _inside_a_longer_name(match: _Match, text: str) -> bool:
+    """Is the match part of a longer name with another meaning: a hyphenated coinage (`GAN` in
+    `GAN-M`), or a capitalised name one word longer (`Flamingo` in `Audio Flamingo 2`)?"""
+    start, end = getattr(match, "start", None), getattr(match, "end", None)
+    if start is None or end is None:
+        return False
+    if end + 1 < len(text) and text[end] == "-" and text[end + 1].isalnum():
+        suffix = re.match(r"[\w]+", text[end + 1:end + 30])
+        if suffix and suffix.group().casefold() not in _MODIFIER_SUFFIXES:
+            return True
+    if start > 1 and text[start - 1] == "-" and match.surface[:1].isupper():
+        prefix = text[:start - 1].rsplit(" ", 1)[-1]
+        # `Audio-Flamingo` is another model; `Q-CLIP`, `MSN-PINN` and `multi-GAN` are kinds of it
+        return len(prefix) >= 3 and prefix.isalpha() and prefix[0].isupper() and prefix[1:].islower()
+    if " " not in match.surface and match.surface[:1].isupper() and start > 2 and text[start - 1] == " ":
+        before = text[:start - 1].rsplit(" ", 1)[-1]
+        previous_char = text[start - 2 - len(before)] if start - 2 - len(before) >= 0 else "."
+        return (before[:1].isupper() and before.isalpha() and previous_char not in ".!?"
+                and not before.isupper() and not _is_short_acronym(before))
+    return False
+
+
 def in_sense(matches: Sequence[_Match], text: str) -> list[_Match]:
     """``matches`` without those whose entry was found only by an ambiguous spelling in a text
-    that does not carry the entry's sense."""
+    that does not carry the entry's sense, and without matches inside a longer name."""
+    matches = [m for m in matches if not _inside_a_longer_name(m, text)]
     by_entry: dict[str, list[_Match]] = {}
     for match in matches:
         by_entry.setdefault(match.entry.name, []).append(match)
@@ -74,8 +103,8 @@ def in_sense(matches: Sequence[_Match], text: str) -> list[_Match]:
     for name, found in by_entry.items():
         entry = found[0].entry
         surfaces = {m.surface for m in found}
-        if entry.cues:  # the entry's own name is unambiguous; its other spellings need a cue
-            if any(s.casefold() == entry.name.casefold() for s in surfaces):
+        if entry.cues:  # a canonical name of several words is unambiguous; other spellings need a cue
+            if any(s.casefold() == entry.name.casefold() and " " in s.strip() for s in surfaces):
                 continue
         elif any(" " in s.strip() for s in surfaces):
             continue  # a name of several words carries its own sense

@@ -5,8 +5,9 @@ short descriptive title built from the sentence stating the paper's contribution
 from __future__ import annotations
 
 import bisect
-import html
 import re
+
+from ..inline_html import html_to_markdown, without_html  # noqa: F401 (without_html: for the extractors)
 
 _VERBS = (
     r"(?:propos|introduc|present|develop|design|deriv|devis|buil[dt]|construct|creat|releas|"
@@ -64,34 +65,7 @@ _CLAUSE_END = re.compile(
 _DANGLING = {"it", "this", "these", "them", "they", "we", "its", "their", "our"}
 
 
-_HTML_EMPHASIS = re.compile(r"<(b|strong|i|em)\s*>(.*?)</\1\s*>", re.IGNORECASE | re.DOTALL)
-_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]{0,200})?/?>")
 _MATH_WORD = re.compile(r"\$((?:\\(?:text[a-z]*|mathrm|mathsf|mathtt)\{)?([A-Za-z][A-Za-z0-9-]{2,30})\}?)\$")
-
-
-def _html_emphasis(match: re.Match) -> str:
-    """``<b>FooNet</b>`` -> ``**FooNet**``; emphasis inside a word (``<b>S</b>olving``, authors
-    marking the letters of an acronym) is dropped, so the word reads whole."""
-    inner = match.group(2).strip()
-    text = match.string
-    if not inner or not (inner[0].isalnum() and inner[-1].isalnum()) or \
-            (match.start() and text[match.start() - 1].isalnum()) or \
-            (match.end() < len(text) and text[match.end()].isalnum()):
-        return match.group(2)
-    mark = "**" if match.group(1).lower() in ("b", "strong") else "*"
-    return f"{mark}{inner}{mark}"
-
-
-def html_to_markdown(text: str) -> str:
-    """Inline HTML as authors paste it into abstracts, as Markdown: emphasis becomes ``**``/``*``,
-    other tags go, entities become their characters (``&amp;`` -> ``&``)."""
-    if "<" in text:
-        for _ in range(2):  # nested emphasis: <b><i>X</i></b>
-            text = _HTML_EMPHASIS.sub(_html_emphasis, text)
-        text = _HTML_TAG.sub("", text)
-    if "&" in text:
-        text = html.unescape(text)
-    return text
 
 
 def plain_text(text: str) -> str:
@@ -234,10 +208,6 @@ _CONTRIBUTION = (
         r"(?:of (?:our|this) (?:work|paper|approach) )?is "
     ), "object"),
     (re.compile(
-        r" we (?:also |further |then |first |here )?(?:show|prove|demonstrate|find|establish|observe) that "
-        r"(?!they |it |this |these |there |such |our |we )"
-    ), "claim"),
-    (re.compile(
         r" we (?:also |further |then |first |here )?([a-z]{3,}[^sy ,.]|[a-z]{3,}y) (?=(?:a|an|the|[a-z]+) )"
         r"(?!that |whether |why |when |how |what |if |it |this |these |such |them |to |on |in |with |for )"
     ), "action"),
@@ -353,6 +323,9 @@ _GENERIC_HEAD = re.compile(
     r"pipeline|mechanism|tool|way|solution)s? (?:(?:to|that|which) )?(?=[a-z]+)", re.IGNORECASE)
 
 
+_INNER_ARTICLE = re.compile(r" (?:the|a|an) (?=\w)")
+
+
 def _core(phrase: str) -> str:
     """The phrase up to its first clause boundary (a comma, `that`, `which`, `where`, ...)."""
     match = _CLAUSE.search(phrase)
@@ -403,11 +376,6 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
     if reads == "position":  # ICML's convention: `Position: graph learning will lose relevance`
         claim = _cut_at_word(_core(phrase.split("…")[0]), 10, 70)
         return f"Position: {_capitalise(_strip_loose_end(claim))}" if len(claim.split()) >= 3 else ""
-    if reads == "claim":  # `we show that transformers learn X` -> `Transformers learn X`
-        claim = short_phrase(phrase) or _strip_loose_end(_cut_at_word(_core(phrase.split("…")[0]), NAME_WORDS,
-                                                                       NAME_CHARS))
-        kept = [w.casefold() for w in claim.split()]
-        return _capitalise(claim) if len(kept) >= 3 and not _REFERS_BACK.intersection(kept) else ""
     if reads == "action":
         if verb in _NOT_ACTIONS or verb.endswith(("ly", "ed")):
             return ""
@@ -416,13 +384,15 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
         phrase = _RELATIVE_VERB.sub(_as_gerund, phrase, count=1)
         phrase = _LEADING.sub("", phrase)
     phrase = _FILLER_OF.sub("", phrase)
+    phrase = _INNER_ARTICLE.sub(" ", phrase)  # titles drop articles: `Hitting times of SGD`, not `the ...`
     generic = _GENERIC_HEAD.match(phrase)
     if generic:  # `an approach enhancing conformal prediction` -> `Enhancing conformal prediction`
         rest = phrase[generic.end():]
         first = rest.split(" ", 1)[0]
         if first.endswith("ing") and first not in _LOOSE_ENDS:
             phrase = rest
-        elif generic.group(0).rstrip().endswith(("to", "that", "which")) and first.isalpha():
+        elif generic.group(0).rstrip().endswith(("to", "that", "which")) and first.isalpha() \
+                and not first.endswith("ly"):
             phrase = f"{_gerund_of_base(first) if generic.group(0).rstrip().endswith('to') else first} " \
                      f"{rest.split(' ', 1)[1] if ' ' in rest else ''}"
     words = phrase.split()
@@ -431,6 +401,8 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
     title = short_phrase(phrase)
     if not title and at_word:
         title = _strip_loose_end(_cut_at_word(_core(phrase.split("…")[0]), NAME_WORDS, NAME_CHARS))
+        if title.split()[-1:] and title.split()[-1].endswith("ing") and len(title.split()) > 2:
+            title = _strip_loose_end(title.rsplit(" ", 1)[0])  # `an approach utilizing | ...`
     kept = [w.strip(",.;:").casefold() for w in title.split()]
     if len(kept) < 2 or _REFERS_BACK.intersection(kept) or all(w in _GENERIC_TITLE_WORDS for w in kept) \
             or not (_technical(title.split()) or len(kept) >= 3 and sum(w not in _GENERIC_TITLE_WORDS for w in kept) >= 2):

@@ -46,6 +46,7 @@ import ahocorasick
 from ..canonical import IRREGULAR_PLURALS, concept_key, singular
 from ..errors import VaultsyncError
 from ..hookspecs import hookimpl
+from ..inline_html import without_html
 from ..records import Abstract, ConceptMention, ExtractContext, Extraction, TaughtConcept, mention_from_fields
 from .senses import in_sense
 
@@ -635,9 +636,10 @@ def vaultsync_extract(abstract: Abstract, context: ExtractContext) -> Extraction
     vocabulary = _vocabulary_of(context)
     if vocabulary is None:
         return None
-    found = vocabulary.match(abstract.text) + across_acronyms(vocabulary, abstract.text)
+    text = without_html(abstract.text)
+    found = vocabulary.match(text) + across_acronyms(vocabulary, text)
     if found:
-        found = in_sense(found, abstract.text)
+        found = in_sense(found, text)
     return Extraction(concepts=mentions(found)) if found else None
 
 
