@@ -165,48 +165,70 @@ def _proper(surface: str) -> bool:
     return surface[:1].isupper() or any(c.isdigit() for c in surface)
 
 
+_SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+(?=\s|$)|$)")
+# a sentence about the paper itself (its contribution, its method, its results)
+_ABOUT_THE_PAPER = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article|note)|here|herein|propos|introduc|"
+                              r"present|develop|design)")
+
+
+def _aside(low: str) -> bytearray:
+    """1 for each character of a sentence that is not about the paper (background, motivation)."""
+    aside = bytearray(len(low))
+    for sentence in _SENTENCE.finditer(low):
+        if _ABOUT_THE_PAPER.search(sentence.group()) is None:
+            start, end = sentence.span()
+            aside[start:end] = b"\1" * (end - start)
+    return aside
+
+
+def _artifact(name: str) -> bool:
+    """A named artifact (a model, a dataset), not a concept: one token with a digit or an inner
+    capital (`GPT-4`, `ChatGPT`, `ImageNet`, `nuScenes`)."""
+    return " " not in name and (any(c.isdigit() for c in name) or any(c.isupper() for c in name[1:]))
+
+
 def in_context(text: str, extraction: Extraction) -> Extraction:
     """``extraction`` without the mentions that every occurrence puts in a negated, contrasted
-    or evaluation context; benchmarks among the latter become the ``datasets`` property."""
-    judged = [m for m in extraction.concepts if m.kind in JUDGED_KINDS and m.surfaces]
-    if not judged:
+    or evaluation context, nor a named model or dataset named once, in passing, in a sentence that
+    is not about the paper (`ImageNet-scale OOD detection is hard`); benchmarks set aside become
+    the ``datasets`` property."""
+    if not any(m.kind in JUDGED_KINDS and m.surfaces for m in extraction.concepts):
         return extraction
-    negated, evaluation = _scopes(text)
-    if not negated and not evaluation:
-        return extraction
-    kept: list[ConceptMention] = []
-    datasets: list[str] = []
     low = text.translate(_ASCII_LOWER)
+    negated, evaluation = _scopes(text)
+    aside = _aside(low)
     mask = bytearray(len(text))  # what scope each character is in (a negation wins over an evaluation)
     for spans, scope in ((evaluation, _EVALUATED), (negated, _NEGATED)):
         for start, end in spans:
             mask[start:end] = bytes((scope,)) * (end - start)
-    # a mention none of whose spellings starts inside a scope stays, found with one substring
-    # test per spelling (its first word) over the scopes' text; the full check below is for the rest
-    scoped = "\x00".join(low[start:end] for start, end in (*negated, *evaluation))
+    kept: list[ConceptMention] = []
+    datasets: list[str] = []
     for mention in extraction.concepts:
-        if mention.kind not in JUDGED_KINDS or not mention.surfaces or not any(
-                surface.translate(_ASCII_LOWER).split(" ", 1)[0] in scoped for surface in mention.surfaces):
+        if mention.kind not in JUDGED_KINDS or not mention.surfaces:
             kept.append(mention)
             continue
         benchmark = "Benchmarks" in mention.broader
+        artifact = benchmark or _artifact(mention.name)  # a dataset, a named model: `ImageNet`, `GPT-4`
         # evaluation drops what a method is tested on or with (a benchmark, a named model or
         # product: `Stable Diffusion`, `COVID-19`), not the task it is for (`surface parameterization`)
-        seen = free = False
+        seen = free = 0
+        about = False
         only_evaluated = True
         for surface in mention.surfaces:
             for at in _occurrences(text, low, surface):
-                seen = True
+                seen += 1
                 scope = mask[at]
                 if scope == _FREE_TEXT or scope == _EVALUATED and not (benchmark or _proper(surface)):
-                    free = True
-                    break
+                    free += 1
+                    about = about or not aside[at] or not artifact
+                    if about or free > 1:
+                        break
                 only_evaluated = only_evaluated and scope == _EVALUATED
-            if free:
+            if about or free > 1:
                 break
-        if free or not seen:
+        if not seen or about or free > 1:
             kept.append(mention)
-        elif benchmark and only_evaluated:
+        elif benchmark and only_evaluated and not free:
             datasets.append(mention.name)
     if len(kept) == len(extraction.concepts):
         return extraction
