@@ -252,7 +252,9 @@ def _place_blocks(blocks: list[_Block], top: int) -> int:
 
 
 def _header_text(title: str, note: str | None, shown: int, total: int, papers: int) -> str:
-    lines = [f"# {title}", ""]
+    from ..markdown import escape_markdown  # lazy: start-up time
+
+    lines = [f"# {escape_markdown(title)}", ""]
     if note:
         lines.append(f"Concept map of [[{note}|{title}]] ({papers} papers).")
     else:
