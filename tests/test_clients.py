@@ -35,10 +35,12 @@ class ClientsUnavailable(Exception):
 
 def install_clients() -> None:
     """``npm ci`` into tests/clients/node_modules, once (the lockfile pins every package)."""
+    if not shutil.which("node"):
+        raise ClientsUnavailable("node is needed to run Logseq's and markdown-it's parsers")
     if (CLIENTS / "node_modules" / ".package-lock.json").is_file():
         return
-    if not shutil.which("node") or not shutil.which("npm"):
-        raise ClientsUnavailable("node and npm are needed to run Logseq's and markdown-it's parsers")
+    if not shutil.which("npm"):
+        raise ClientsUnavailable("npm is needed to install Logseq's and markdown-it's parsers")
     result = subprocess.run(["npm", "ci", "--silent", "--no-audit", "--no-fund"], cwd=CLIENTS,
                             capture_output=True, text=True, timeout=600)
     if result.returncode != 0:
@@ -65,7 +67,7 @@ def export_mixed(seed_dirs, target: Path, fmt: str) -> Path:
     for folder in seed_dirs:
         for seed in sorted(Path(folder).glob("*.txt")):
             shutil.copy(seed, seeds / seed.name)
-    os.environ.setdefault("VAULTSYNC_STATE_DIR", str(target.parent / "state"))
+    os.environ.setdefault("VAULTSYNC_STATE_DIR", str(target.parent / "state"))  # run as a script
     export(seeds, target, get_plugin_manager(), ExportOptions(format=fmt))
     return target
 
@@ -222,14 +224,7 @@ def clients():
 @pytest.fixture(scope="module")
 def exports(tmp_path_factory, clients):
     root = tmp_path_factory.mktemp("clients")
-    state = os.environ.get("VAULTSYNC_STATE_DIR")
-    try:
-        yield {fmt: export_mixed(SEED_DIRS, root / fmt, fmt) for fmt in ("obsidian", "logseq")}
-    finally:
-        if state is None:
-            os.environ.pop("VAULTSYNC_STATE_DIR", None)
-        else:
-            os.environ["VAULTSYNC_STATE_DIR"] = state
+    return {fmt: export_mixed(SEED_DIRS, root / fmt, fmt) for fmt in ("obsidian", "logseq")}
 
 
 def test_logseq_reads_every_page_with_its_properties_and_references_intact(exports):
