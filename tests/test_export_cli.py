@@ -21,8 +21,7 @@ ABSTRACTS = [
 
 
 @pytest.fixture
-def seeds(tmp_path, monkeypatch):
-    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+def seeds(tmp_path):
     folder = tmp_path / "seeds"
     folder.mkdir()
     (folder / "icml.txt").write_text("ICML 2026 Papers\n\n" + "\n\n".join(ABSTRACTS) + "\n", "utf-8")
