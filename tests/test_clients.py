@@ -76,7 +76,6 @@ def export_mixed(seed_dirs, target: Path, fmt: str) -> Path:
 # Inline elements an exported page may hold; any other (Tag, Inline_Html, Macro, Footnote_Reference,
 # Timestamp, Export_Snippet, a Block_ref...) is text mldoc misread.
 MLDOC_INLINE = {"Plain", "Link", "Emphasis", "Code", "Latex_Fragment", "Break_Line", "Email"}
-PAGE_LIST_PROPERTIES = {"tags", "concepts", "related", "broader", "narrower", "alias"}
 _PROPERTY_LINE = re.compile(r"^([a-z0-9-]+):: (.*)$")
 _PAGE_REF = re.compile(r"\[\[(.+?)\]\]")
 
@@ -129,7 +128,7 @@ def page_problems(text: str, ast: list, titles: set[str]) -> list[str]:
     for key, (value, refs) in read.items():
         if written.get(key) != value:
             problems.append(f"property {key}: read {value!r}, written {written.get(key)!r}")
-        expected = _PAGE_REF.findall(value) if key in PAGE_LIST_PROPERTIES else []
+        expected = _PAGE_REF.findall(value)  # what was written as `[[…]]` (escaped text is `\[\[…`)
         found = [ref[1]["url"][1] for ref in refs if ref[0] == "Link" and ref[1]["url"][0] == "Page_ref"]
         if len(found) != len(refs) or found != expected:
             problems.append(f"property {key}: references {json.dumps(refs)[:120]}, written {expected}")
