@@ -40,7 +40,7 @@ def paper_record(paper: Paper, model: VaultModel) -> dict[str, Any]:
         "id": paper.id,
         "name": paper.name,
         "title": paper.title,
-        "venue": collection.venue or collection.name,
+        "venue": collection.venue,
         "year": collection.year,
         "concepts": list(paper.concepts),
         "fields": list(paper.fields),

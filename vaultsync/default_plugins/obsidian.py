@@ -56,7 +56,7 @@ def render_paper(paper: Paper, model: VaultModel) -> OutputFile:
         "title": paper.title,
         "aliases": list(paper.aliases),
         "collection": link(collection.name),
-        "venue": abstract.collection.venue or abstract.collection.name,
+        "venue": abstract.collection.venue,  # None (left out) when the seed's header names none
         "year": abstract.collection.year,
         "concepts": [link(c) for c in paper.concepts],
         "fields": [link(f) for f in paper.fields],
@@ -65,8 +65,9 @@ def render_paper(paper: Paper, model: VaultModel) -> OutputFile:
         "source": f"{abstract.seed}, paragraph {abstract.paragraph}",
         "tags": tags,
     }
-    if frontmatter["year"] is None:
-        del frontmatter["year"]
+    for key in ("venue", "year"):
+        if frontmatter[key] is None:
+            del frontmatter[key]
     for key, value in paper.metadata.items():
         frontmatter.setdefault(key, list(value) if isinstance(value, (tuple, list)) else value)
     lines = [f"# {escape_markdown(paper.title)}", "", abstract_to_markdown(abstract.text, paper.links), ""]
@@ -90,7 +91,9 @@ def render_concept(concept: Concept, model: VaultModel) -> OutputFile:
         "paper_count": len(concept.papers),
         "tags": ["concept"],
     }
-    lines = [f"# {concept.name}", ""]
+    from ..markdown import escape_markdown
+
+    lines = [f"# {escape_markdown(concept.name)}", ""]
     if concept.broader:
         lines += ["Broader: " + ", ".join(link(b) for b in concept.broader), ""]
     if concept.narrower:
@@ -102,19 +105,22 @@ def render_concept(concept: Concept, model: VaultModel) -> OutputFile:
 
 
 def render_collection(collection: CollectionInfo, model: VaultModel) -> OutputFile:
+    from ..markdown import escape_markdown
+
     info = collection.collection
     frontmatter = {
         "vaultsync_id": collection_id(info.name),
         "type": "collection",
         "title": info.name,
-        "venue": info.venue or info.name,
+        "venue": info.venue,
         "year": info.year,
         "paper_count": len(collection.papers),
         "tags": ["collection"] + [t for t in (venue_tag(info.venue),) if t],
     }
-    if frontmatter["year"] is None:
-        del frontmatter["year"]
-    lines = [f"# {info.name}", "", f"## Papers ({len(collection.papers)})", "",
+    for key in ("venue", "year"):
+        if frontmatter[key] is None:
+            del frontmatter[key]
+    lines = [f"# {escape_markdown(info.name)}", "", f"## Papers ({len(collection.papers)})", "",
              *(_gist_line(model.paper(p)) for p in collection.papers)]
     return OutputFile(f"{COLLECTIONS}/{collection.name}.md", "\n".join(lines).rstrip() + "\n", frontmatter,
                       frontmatter["vaultsync_id"], kind="collection")
