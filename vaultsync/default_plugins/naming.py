@@ -442,7 +442,7 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
                   or (c.long and not _known_concept(c.long, extraction))]
     if not candidates:
         title, gist = contribution_title(plain, low, bounds)
-        title = (title or _keyphrase_title(extraction) or _terms_title(extraction) or opening_topic(plain, bounds)
+        title = (title or _terms_title(extraction) or _keyphrase_title(extraction) or opening_topic(plain, bounds)
                  or trim_phrase(_WE_SAY.sub("", gist), 60)
                  or "Untitled abstract")
         return PaperName(title=title, name=None, aliases=_aliases("", None, [], extraction), gist=gist)

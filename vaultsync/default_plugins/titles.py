@@ -293,7 +293,9 @@ def _capitalise(text: str) -> str:
 _LOOSE_ENDS = {"under", "over", "about", "through", "across", "using", "based", "upon", "within", "without",
                "at", "against", "toward", "towards", "around", "like", "unlike", "per", "versus", "vs",
                "leveraging", "including", "involving", "exploiting", "enabling", "allowing", "achieving",
-               "yielding", "following", "resulting", "considering", "building", "given", "where", "who"}
+               "yielding", "following", "resulting", "considering", "building", "given", "where", "who",
+               "accounting", "relying", "depending", "focusing", "leading", "aiming", "seeking", "utilizing",
+               "utilising", "employing", "combining", "integrating", "incorporating", "applying", "adopting"}
 
 
 def _strip_loose_end(text: str) -> str:
@@ -326,6 +328,9 @@ _GENERIC_HEAD = re.compile(
 _INNER_ARTICLE = re.compile(r" (?:the|a|an) (?=\w)")
 
 
+_MODALS = frozenset({"can", "could", "may", "might", "will", "would", "shall", "should", "must"})
+
+
 def _core(phrase: str) -> str:
     """The phrase up to its first clause boundary (a comma, `that`, `which`, `where`, ...)."""
     match = _CLAUSE.search(phrase)
@@ -342,10 +347,7 @@ def short_phrase(text: str, words: int = NAME_WORDS, chars: int = NAME_CHARS) ->
         return text if len(text.split()) >= 2 else ""
     best = ""
     for match in _PREPOSITION.finditer(text):
-        head = text[:match.start()]
-        if head.split()[-1:] and head.split()[-1].endswith("ing"):
-            head = head.rsplit(" ", 1)[0]  # `a problem accounting | for delays`
-        head = _strip_loose_end(head)
+        head = _strip_loose_end(text[:match.start()])  # (`a problem accounting | for delays`: a loose end)
         if len(head) > chars or len(head.split()) > words:
             break
         if len(head.split()) >= 2 and not head.count('"') % 2:
@@ -393,16 +395,18 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
             phrase = rest
         elif generic.group(0).rstrip().endswith(("to", "that", "which")) and first.isalpha() \
                 and not first.endswith("ly"):
-            phrase = f"{_gerund_of_base(first) if generic.group(0).rstrip().endswith('to') else first} " \
-                     f"{rest.split(' ', 1)[1] if ' ' in rest else ''}"
+            rest_words = rest.split(" ", 1)
+            if first in _MODALS and len(rest_words) == 2:  # `an algorithm that can falsify X` -> `Falsifying X`
+                first, rest_words = rest_words[1].split(" ", 1)[0], rest_words[1].split(" ", 1)
+            verb = _gerund_of_base(first) if generic.group(0).rstrip().endswith(("to", "can")) or first not in \
+                _NOT_ACTIONS and not first.endswith("s") else _gerund(first) if first.endswith("s") else first
+            phrase = f"{verb} {rest_words[1] if len(rest_words) == 2 else ''}"
     words = phrase.split()
     if not words or words[0].casefold() in _NOT_A_TITLE_START:
         return ""
     title = short_phrase(phrase)
     if not title and at_word:
         title = _strip_loose_end(_cut_at_word(_core(phrase.split("…")[0]), NAME_WORDS, NAME_CHARS))
-        if title.split()[-1:] and title.split()[-1].endswith("ing") and len(title.split()) > 2:
-            title = _strip_loose_end(title.rsplit(" ", 1)[0])  # `an approach utilizing | ...`
     kept = [w.strip(",.;:").casefold() for w in title.split()]
     if len(kept) < 2 or _REFERS_BACK.intersection(kept) or all(w in _GENERIC_TITLE_WORDS for w in kept) \
             or not (_technical(title.split()) or len(kept) >= 3 and sum(w not in _GENERIC_TITLE_WORDS for w in kept) >= 2):
