@@ -162,7 +162,7 @@ def test_concepts_are_grouped_under_their_broader_concept():
 def test_edges_for_broader_links_and_shared_papers():
     canvas = load(render_canvases(make_model(SMALL, SMALL_BROADER))[-1].body)
     name_of = {n["id"]: n["file"][len("Concepts/"):-3] for n in canvas["nodes"] if n["type"] == "file"}
-    arrows = {(name_of[e["fromNode"]], name_of[e["toNode"]]) for e in canvas["edges"] if "label" not in e}
+    arrows = {(name_of[e["fromNode"]], name_of[e["toNode"]]) for e in canvas["edges"] if is_arrow(e)}
     assert arrows == {("Deep Learning", "Graph Neural Networks"), ("Graph Neural Networks", "Message Passing"),
                       ("Deep Learning", "Transformer")}
     shared = {frozenset((name_of[e["fromNode"]], name_of[e["toNode"]])): e["label"]
@@ -222,6 +222,11 @@ def test_any_model_gives_a_valid_map_without_overlaps(concept_papers, broader):
 
 
 # ---------------------------------------------------------------- a map that reads at a glance
+def is_arrow(edge: dict) -> bool:
+    """A broader -> narrower edge (a co-occurrence line has no arrow, and may have no label)."""
+    return edge.get("toEnd", "arrow") == "arrow"
+
+
 def edge_geometry(canvas: dict):
     """(edge, its curve, the cards it passes over, whether its label sits on a card), as drawn."""
     from vaultsync.views.canvas_layout import Box, crossings, edge_curve, label_rect
@@ -260,7 +265,7 @@ def test_broader_concepts_sit_above_narrower_ones_and_arrows_run_between_layers(
         top, bottom = nodes[f"Concepts/{parent}.md"], nodes[f"Concepts/{child}.md"]
         assert top["y"] + top["height"] < bottom["y"]
     for edge, _, over, _ in edge_geometry(canvas):
-        if "label" not in edge:
+        if is_arrow(edge):
             assert (edge["fromSide"], edge["toSide"]) == ("bottom", "top") and over == 0
 
 
@@ -294,5 +299,22 @@ def test_arrows_down_a_group_never_pass_over_a_card(concept_papers, broader):
     broader = {c: b for c, b in broader.items() if c in concept_papers and b in concept_papers and c != b}
     canvas = load(render_canvases(make_model(concept_papers, broader, papers=10))[-1].body)
     for edge, _, over, _ in edge_geometry(canvas):
-        if (edge["fromSide"], edge["toSide"]) == ("bottom", "top") and "label" not in edge:
+        if (edge["fromSide"], edge["toSide"]) == ("bottom", "top") and is_arrow(edge):
             assert over == 0, edge
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(names, st.lists(st.integers(0, 9), min_size=1, max_size=6, unique=True), min_size=1,
+                       max_size=30),
+       st.dictionaries(names, names, max_size=20), st.integers(5, 40))
+def test_no_edge_label_ever_sits_on_a_card(concept_papers, broader, max_concepts):
+    """Whatever the concepts, every map keeps its labels off cards (a label there hides the card's
+    name); a co-occurrence line keeps its label unless no way of drawing it leaves the label clear."""
+    broader = {c: b for c, b in broader.items() if c in concept_papers and b in concept_papers and c != b}
+    model = make_model(concept_papers, broader, papers=10)
+    for f in render_canvases(model, CanvasOptions(max_concepts=max_concepts)):
+        canvas = load(f.body)
+        assert_valid_canvas(canvas)
+        assert_readable(canvas)
+        for edge, _, _, on_card in edge_geometry(canvas):
+            assert not on_card, edge

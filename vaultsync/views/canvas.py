@@ -14,8 +14,10 @@ papers) and ``Maps/All concepts.canvas``. On each map:
   the top says how many were left out and links to the index.
 
 The layout (``canvas_layout``) is deterministic -- the same model gives the same bytes: no
-randomness, ids hashed from names, ties broken by name -- nodes never overlap, and edges keep off
-other cards where the layout allows it (``docs/canvas_picture.py`` draws a map to look at it).
+randomness, ids hashed from names, ties broken by name -- nodes never overlap, no edge label sits
+on a card (a co-occurrence line that no choice of sides keeps its label clear for is drawn without
+one), and edges keep off other cards where the layout allows it (``docs/canvas_picture.py`` draws
+a map to look at it).
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from itertools import combinations
 from typing import Any, Iterable, Sequence
 
 from ..records import Concept, OutputFile, VaultModel
-from .canvas_layout import BLOCK_GAP, Block, Box, choose_sides, lay_out_block, place_blocks, use_sides
+from .canvas_layout import (BLOCK_GAP, Block, Box, choose_sides, edge_curve, label_on_card, lay_out_block,
+                            place_blocks, use_sides)
 
 MAPS = "Maps"
 ALL_CONCEPTS = "All concepts"
@@ -107,7 +110,8 @@ def build_canvas(model: VaultModel, paper_ids: Sequence[str] | None, title: str,
         for box in block.boxes:
             nodes.append(_node("file", f"concept:{box.name}", box.x, box.y, box.width, box.height,
                                file=f"Concepts/{box.name}.md"))
-    cards = list(boxes.values())
+    # the header is a card too: no edge or label should cover it
+    cards = [*boxes.values(), Box("\x00header", 0, max(width, 640), header_height)]
     tree = {(parent, child) for block in blocks for child, parent in block.parent.items()}
     used: dict[tuple[str, str], int] = {}  # (card, side) -> edges attached there
     for b, n in sorted(tree):
@@ -118,8 +122,13 @@ def build_canvas(model: VaultModel, paper_ids: Sequence[str] | None, title: str,
         edges.append(_edge("broader", b, n, sides))
     for (a, b), count in shared:
         label = f"{count} papers"
-        edges.append(_edge("shared", a, b, choose_sides(boxes[a], boxes[b], cards, label, used),
-                           toEnd="none", label=label))
+        sides = choose_sides(boxes[a], boxes[b], cards, label, used)
+        if label_on_card(edge_curve(boxes[a], sides[0], boxes[b], sides[1]), label, cards):
+            # no sides keep it off every card: a label there would hide a card's name, so the
+            # line goes unlabelled (each concept's note still lists its papers)
+            edges.append(_edge("shared", a, b, sides, toEnd="none"))
+        else:
+            edges.append(_edge("shared", a, b, sides, toEnd="none", label=label))
     return {"nodes": nodes, "edges": edges}
 
 

@@ -6,7 +6,8 @@
 - Groups are the unit of the whole map: packed in shelves, most important first, each next to
   the groups it shares the most edges with.
 - Every other edge (a broader link between groups, two concepts sharing papers) is joined at the
-  sides whose curve passes over the fewest cards and whose label lands in free space.
+  sides whose label lands in free space (a label on a card hides its name) and whose curve passes
+  over the fewest cards, never back over its own two.
 
 Edges are modelled as Obsidian draws them: a cubic curve leaving each card straight out of the
 side it is attached to (``edge_curve``); ``docs/canvas_picture.py`` draws the same curves.
@@ -195,6 +196,12 @@ def label_rect(curve: Sequence[tuple[float, float]], text: str) -> tuple[float, 
     return mx - width / 2, my - height / 2, width, height
 
 
+def label_on_card(curve, label: str, boxes: Iterable[Box]) -> bool:
+    """Whether the edge's label, drawn where ``label_rect`` says, overlaps any of ``boxes``."""
+    rect = label_rect(curve, label)
+    return any(_rect_meets(rect, box) for box in boxes)
+
+
 def _rect_meets(rect: tuple[float, float, float, float], box: Box) -> bool:
     x, y, w, h = rect
     return x < box.x + box.width and box.x < x + w and y < box.y + box.height and box.y < y + h
@@ -216,27 +223,31 @@ def crossings(curve, boxes: Iterable[Box], ends: tuple[Box, Box], points=None) -
 
 def choose_sides(a: Box, b: Box, boxes: Sequence[Box], label: str | None = None,
                  used: dict[tuple[str, str], int] | None = None) -> tuple[str, str]:
-    """The sides to join ``a`` and ``b`` at: the sides facing each other when the curve passes
-    over no other card, its label lands on none and no other edge uses them (``used``: (card,
-    side) -> edges, updated); else the pair that does best on those counts in that order, then
-    is shortest (ties in ``SIDES`` order: the same map, the same bytes)."""
+    """The sides to join ``a`` and ``b`` at: the sides facing each other when its label lands on
+    no card, the curve passes over no other card and no other edge uses them (``used``: (card,
+    side) -> edges, updated); else the pair that does best on those in that order, then is
+    shortest (ties in ``SIDES`` order: the same map, the same bytes).
+
+    A label on a card is never acceptable (it hides the card's name), a curve over a card only
+    costs readability, so the label comes first. When every pair puts the label on a card the
+    choice is the one made without a label; ``label_on_card`` tells the caller to leave it off."""
     used = {} if used is None else used
     near = _near(a, b, boxes)
     best = None
     facing = _facing(a, b)
     for a_side, b_side in (facing, *((x, y) for x in SIDES for y in SIDES if (x, y) != facing)):
         curve = edge_curve(a, a_side, b, b_side)
-        if not _leaves_outward(curve):
-            continue
         points = curve_points(curve)
+        if _doubles_back(points, a, b):
+            continue
         hits = crossings(curve, near, (a, b), points)
-        covered = label is not None and any(_rect_meets(label_rect(curve, label), x) for x in near)
+        covered = label is not None and label_on_card(curve, label, near)
         shared = used.get((a.name, a_side), 0) + used.get((b.name, b_side), 0)
         length = sum(math.dist(p, q) for p, q in zip(points[::4], points[4::4]))
-        score = (hits, covered, shared, round(length))
+        score = (covered, hits, shared, round(length))
         if best is None or score < best[0]:
             best = (score, (a_side, b_side))
-        if (a_side, b_side) == facing and score[:3] == (0, False, 0):
+        if (a_side, b_side) == facing and score[:3] == (False, 0, 0):
             break
     sides = best[1] if best else ("bottom", "top")
     use_sides(used, a, sides[0], b, sides[1])
@@ -265,10 +276,7 @@ def _near(a: Box, b: Box, boxes: Sequence[Box]) -> list[Box]:
     return [x for x in boxes if x.x < right and left < x.x + x.width and x.y < bottom and top < x.y + x.height]
 
 
-def _leaves_outward(curve) -> bool:
-    """An edge should not double back through its own cards: each end's control point lies
-    toward the other end, or at least not behind it."""
-    p0, p1, p2, p3 = curve
-    return ((p1[0] - p0[0]) * (p3[0] - p0[0]) + (p1[1] - p0[1]) * (p3[1] - p0[1]) >= 0
-            and (p2[0] - p3[0]) * (p0[0] - p3[0]) + (p2[1] - p3[1]) * (p0[1] - p3[1]) >= 0)
-
+def _doubles_back(points: Sequence[tuple[float, float]], a: Box, b: Box) -> bool:
+    """Whether the curve runs back over one of its own cards (by 4 px or more), as it does when
+    it leaves a card by the side facing away from the other end."""
+    return crossings(None, (a, b), (), points) > 0
