@@ -316,9 +316,11 @@ _FILLER_OF = re.compile(
     re.IGNORECASE)
 _CLAUSE = re.compile(r", | ?; | ?: | [—–] | (?:that|which|where|whereby|whose|who|while|when|because|thus|thereby) |"
                      r" and (?:we )?(?:show|prove|demonstrate|find|establish|evaluate|achieve|propose)\b")
+# where a title may be cut: before a preposition (never `of`: `levels | of collaboration` needs it)
+# or a participle (`a dataset of peer reviews | simulating ...`)
 _PREPOSITION = re.compile(
-    r" (?=(?:for|of|in|on|with|via|under|from|across|without|between|among|through|by|using|based on|to|into|"
-    r"over|beyond|against|towards?|within)\b)")
+    r" (?=(?:for|in|on|with|via|under|from|across|without|between|among|through|by|using|based on|to|into|"
+    r"over|beyond|against|towards?|within|as)\b|[a-z]+ing\b)")
 _GENERIC_HEAD = re.compile(
     r"^(?:(?:theoretical|analysis|learning|unified|general|new|novel|simple|efficient|effective|rigorous) )?"
     r"(?:framework|method|approach|algorithm|technique|procedure|model|system|theory|paradigm|strategy|scheme|"
