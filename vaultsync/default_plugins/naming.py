@@ -396,12 +396,15 @@ def _terms_title(extraction: Extraction) -> str:
     return _capitalise(" and ".join(m.name for m in chosen)) if len(chosen) == 2 else ""
 
 
-def _known_concept(name: str, extraction: Extraction) -> bool:
+def _known_spellings(extraction: Extraction) -> frozenset[str]:
+    """Every spelling of the vocabulary concepts the abstract names, folded (see ``_known_concept``)."""
+    return frozenset(_fold(spelling.rstrip("s")) for mention in extraction.concepts if mention.kind == "vocabulary"
+                     for spelling in (mention.name, *mention.surfaces, *mention.aliases))
+
+
+def _known_concept(name: str, known: frozenset[str]) -> bool:
     """Is ``name`` a concept the vocabulary knows (`MCTS`, `GNN`): prior work, not the paper's own?"""
-    key = _fold(name.rstrip("s"))
-    return any(key == _fold(spelling.rstrip("s"))
-               for mention in extraction.concepts if mention.kind == "vocabulary"
-               for spelling in (mention.name, *mention.surfaces, *mention.aliases))
+    return _fold(name.rstrip("s")) in known
 
 
 def _aliases(name: str, long: str | None, others: list[str], extraction: Extraction) -> tuple[str, ...]:
@@ -438,8 +441,10 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
     candidates = _named_by_repository(plain, candidates)
     # a name the vocabulary knows is prior work, unless the abstract spells it out otherwise
     # (`Audio Flamingo 2 (AF2)` is not AlphaFold2)
-    candidates = [c for c in candidates if not _known_concept(c.name, extraction)
-                  or (c.long and not _known_concept(c.long, extraction))]
+    if candidates:
+        known = _known_spellings(extraction)
+        candidates = [c for c in candidates if not _known_concept(c.name, known)
+                      or (c.long and not _known_concept(c.long, known))]
     if not candidates:
         title, gist = contribution_title(plain, low, bounds)
         title = (title or _terms_title(extraction) or _keyphrase_title(extraction) or opening_topic(plain, bounds)
