@@ -112,7 +112,8 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
                       for abstract, _ in papers_in}
     relatedness = RelatednessIndex({abstract.id: text_terms(abstract.text) for abstract, _ in papers_in},
                                    {pid: [concept_names[key] for key in keys] for pid, keys in paper_concepts.items()},
-                                   _broad_names(concept_names))
+                                   _broad_names(concept_names),
+                                   {concept_names[key] for key in concept_names if _found_by_phrases_only(shared[key])})
     papers = []
     for abstract, facts in papers_in:
         keys = paper_concepts[abstract.id]
@@ -387,6 +388,10 @@ def _concept_aliases(cluster: Cluster, name: str) -> tuple[str, ...]:
             seen.add(alias.casefold())
             aliases.append(alias)
     return tuple(sorted(aliases, key=lambda a: (not is_acronym(a), a.casefold())))
+
+
+def _found_by_phrases_only(cluster: Cluster) -> bool:
+    return not cluster.canonical and all(kind == "phrase" for kind in cluster.kinds)
 
 
 def _broad_names(concept_names: Mapping[str, str]) -> set[str]:

@@ -22,25 +22,31 @@ corpus of 20,000 papers costs a few seconds.
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 
 MAX_RELATED = 5
+TOP_TERMS = 25  # a paper's heaviest terms, as Lucene's "more like this" keeps 25: the scoring's cost
 UNIGRAM_WEIGHT = 0.5  # a shared word pair ("flow matching") says more than a shared word ("flow")
 MAX_TERM_SHARE = 0.05  # a term in more of the papers says nothing about a pair (nor does its cost) ...
-MIN_SHARE_CAP = 10  # ... unless in a small corpus, where a share of the papers is a handful
+MIN_SHARE_CAP = 10  # ... unless in a small corpus, where a share of the papers is a handful ...
+MAX_SHARE_CAP = 40  # ... and never more papers than these: a field's word, and each costs its square
 MAX_CONCEPT_SHARE = 0.05
+PHRASE_CONCEPT_WEIGHT = 0.5
 TEXT_WEIGHT, CONCEPT_WEIGHT = 1.0, 0.25
-THRESHOLD = 0.11
-MIN_TEXT = 0.06  # the abstracts must agree too: a shared concept alone is often a shared word
+THRESHOLD = 0.10
+MIN_TEXT = 0.05  # the abstracts must agree too: a shared concept alone is often a shared word
 MAX_REASONS = 3
 _K1 = 1.2  # BM25's term-frequency saturation
 
-_TAG = re.compile(r"<[^>]*>|\$[^$]*\$|https?://\S+")
-_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_MARKUP = re.compile(r"<[^>]*>|\$[^$]*\$|https?://\S+")  # HTML tags, TeX math, links
+_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[^\w\s-]")  # words; each other mark but hyphens
+
 
 
 @lru_cache(maxsize=1)
@@ -73,31 +79,43 @@ def _fold(word: str) -> str:
         return word
     if len(word) > 4 and word.endswith("ies") and word[-4] not in "ae":
         return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("es") and word[-3] not in "aeo" and word.endswith(("sses", "xes", "ches", "shes")):
+    if len(word) > 3 and word.endswith(("sses", "xes", "ches", "shes")):
         return word[:-2]
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics")):
         return word[:-1]
     return word
 
 
+_WORDS: dict[str, str | None] = {}  # token -> the word it counts as, None for a stop word or a number
+_MAX_WORDS = 1 << 20
+
+
+def _word(token: str) -> str | None:
+    if not token[0].isalnum() or token in stop_words() or len(token) < 2 or token.isdigit():
+        return None
+    return _fold(token)
+
+
 def text_terms(text: str) -> dict[str, int]:
-    """The abstract's words and adjacent word pairs (none across a stop word), with counts."""
-    stop = stop_words()
-    counts: dict[str, int] = {}
-    previous = None
-    for token in _TOKEN.findall(_TAG.sub(" . ", text).casefold()):
-        if token in stop or len(token) < 2 or token.isdigit():
-            previous = None
-            continue
-        word = _fold(token)
-        counts[word] = counts.get(word, 0) + 1
-        if previous is not None:
-            pair = previous + " " + word
-            counts[pair] = counts.get(pair, 0) + 1
-        previous = word
+    """The abstract's words and adjacent word pairs (no pair across a stop word, a punctuation
+    mark or removed markup), with counts."""
+    tokens = _TOKEN.findall(_MARKUP.sub(" . ", text).casefold())
+    # (a dict of the tokens seen: 20,000 abstracts hold 4 million tokens, of some 60,000 kinds;
+    # the counting in C: ``Counter`` over lists)
+    known = _WORDS
+    words = [known.get(token, "") for token in tokens]
+    if "" in words:
+        for place, token in enumerate(tokens):
+            if words[place] == "":
+                words[place] = _word(token)
+                if len(known) < _MAX_WORDS:  # (bounded: a watcher runs for weeks)
+                    known[token] = words[place]
+    counts = Counter(filter(None, words))
+    counts.update([a + " " + b for a, b in zip(words, words[1:]) if a and b])
     return counts
 
 
+@lru_cache(maxsize=1 << 14)  # a few hundred frequencies, asked for every term of every paper
 def idf(doc_freq: int, total: int) -> float:
     """BM25's inverse document frequency (never negative)."""
     return math.log(1 + (total - doc_freq + 0.5) / (doc_freq + 0.5))
@@ -122,11 +140,13 @@ class RelatednessIndex:
     """Every paper's two vectors and the inverted index over them; asks which papers relate.
 
     ``terms``: paper id -> its ``text_terms``; ``concepts``: paper id -> the names of the concepts
-    it lists (``Paper.concepts``); ``broad``: concept names that never relate papers.
+    it lists (``Paper.concepts``); ``broad``: concept names that never relate papers; ``phrases``:
+    names of concepts only corpus statistics found (no vocabulary, no acronym): they count
+    ``PHRASE_CONCEPT_WEIGHT``, as a common phrase of the field ("Mild Conditions") may be among them.
     """
 
     def __init__(self, terms: Mapping[str, Mapping[str, int]], concepts: Mapping[str, Sequence[str]],
-                 broad: Iterable[str] = ()) -> None:
+                 broad: Iterable[str] = (), phrases: Iterable[str] = ()) -> None:
         self.total = total = max(len(terms), 1)
         term_df: dict[str, int] = {}
         for counts in terms.values():
@@ -137,10 +157,10 @@ class RelatednessIndex:
             for key in keys:
                 concept_df[key] = concept_df.get(key, 0) + 1
         self.term_df, self.concept_df = term_df, concept_df
-        self.broad = frozenset(broad)
+        self.broad, self.phrases = frozenset(broad), frozenset(phrases)
         self.text: dict[str, dict[str, float]] = {}
         self.concepts: dict[str, dict[str, float]] = {}
-        self.postings: dict[str, list[str]] = {}
+        self.postings: dict[str, list[tuple[str, float]]] = {}  # term -> (paper id, weight)
         for paper_id, counts in terms.items():
             self._add(paper_id, counts, concepts.get(paper_id, ()))
         # a term of one paper relates none (kept, the table would hold every word pair of the corpus)
@@ -149,9 +169,10 @@ class RelatednessIndex:
     # -- vectors ---------------------------------------------------------------------------------
 
     def text_vector(self, counts: Mapping[str, int], new: bool = False) -> dict[str, float]:
-        """The unit vector of a paper's ``text_terms``, without the terms no other paper has (they
-        count in its length); ``new``: of a paper not counted in the frequencies."""
-        cap = max(MIN_SHARE_CAP, MAX_TERM_SHARE * self.total)
+        """The unit vector of a paper's ``text_terms``, cut to its ``TOP_TERMS`` heaviest terms that
+        another paper has (every term counts in its length); ``new``: of a paper not counted in
+        the frequencies."""
+        cap = min(max(MIN_SHARE_CAP, MAX_TERM_SHARE * self.total), MAX_SHARE_CAP)
         df, total, extra = self.term_df, self.total, int(new)
         weights = {}
         for term, tf in counts.items():
@@ -159,39 +180,42 @@ class RelatednessIndex:
             if n <= cap:
                 weight = idf(n, total) * tf * (_K1 + 1) / (tf + _K1)
                 weights[term] = weight if " " in term else UNIGRAM_WEIGHT * weight
-        return _unit(weights, lambda term: df.get(term, 1 - extra) + extra > 1)
+        norm = math.sqrt(sum([w * w for w in weights.values()]))
+        shared = [(-w, term) for term, w in weights.items() if df.get(term, 1 - extra) + extra > 1]
+        return {term: -w / norm for w, term in heapq.nsmallest(TOP_TERMS, shared)}
 
     def concept_vector(self, names: Iterable[str], new: bool = False) -> dict[str, float]:
         """The unit vector of a paper's concepts, idf-weighted, no hubs and no broad ones (those
         no other paper lists count in its length)."""
         cap = max(MIN_SHARE_CAP, MAX_CONCEPT_SHARE * self.total)
         df, total, extra = self.concept_df, self.total, int(new)
-        weights = {name: idf(df.get(name, 0) + extra, total) for name in names
-                   if name not in self.broad and df.get(name, 0) + extra <= cap}
+        phrases = self.phrases
+        weights = {name: idf(df.get(name, 0) + extra, total) * (PHRASE_CONCEPT_WEIGHT if name in phrases else 1.0)
+                   for name in names if name not in self.broad and df.get(name, 0) + extra <= cap}
         return _unit(weights, lambda name: df.get(name, 0) + extra > 1)
 
     def _add(self, paper_id: str, counts: Mapping[str, int], keys: Sequence[str]) -> None:
         text, concepts = self.text_vector(counts), self.concept_vector(keys)
         self.text[paper_id], self.concepts[paper_id] = text, concepts
         postings = self.postings
-        for term in text:
+        for term, weight in text.items():
             if term in postings:
-                postings[term].append(paper_id)
+                postings[term].append((paper_id, weight))
             else:
-                postings[term] = [paper_id]
+                postings[term] = [(paper_id, weight)]
 
     # -- scoring ---------------------------------------------------------------------------------
 
     def scores(self, text: Mapping[str, float], concepts: Mapping[str, float]) -> dict[str, float]:
         """Every paper whose text agrees enough with these vectors (``MIN_TEXT``) -> its score."""
         scores: dict[str, float] = {}
-        postings, vectors = self.postings, self.text
+        postings = self.postings
         for term, w in text.items():
-            for other in postings.get(term, ()):
+            for other, theirs in postings.get(term, ()):  # (the plain loop: the fastest form)
                 if other in scores:
-                    scores[other] += w * vectors[other][term]
+                    scores[other] += w * theirs
                 else:
-                    scores[other] = w * vectors[other][term]
+                    scores[other] = w * theirs
         # only a pair whose abstracts agree enough can reach the bar; its shared concepts add to that
         concept_vectors = self.concepts
         return {other: TEXT_WEIGHT * score
@@ -227,4 +251,6 @@ class RelatednessIndex:
         for _, term in terms:
             if not any(term in s.split(" ") or s in term.split(" ") for s in shown):
                 shown.append(term)
-        return ", ".join(f"“{term}”" for term in shown[:MAX_REASONS])
+                if len(shown) == MAX_REASONS:
+                    break
+        return ", ".join(f"“{term}”" for term in shown)
