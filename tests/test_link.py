@@ -73,10 +73,12 @@ def test_a_module_named_by_one_paper_is_not_a_concept():
 
 
 def test_phrases_become_concepts_only_when_papers_share_them_and_junk_never():
-    model = build(paper(1, phrase("graph neural networks"), phrase("extensive experiments"), phrase("graph")),
-                  paper(2, phrase("graph neural network"), phrase("extensive experiments"), phrase("graph")),
+    model = build(paper(1, phrase("wasserstein barycenters"), phrase("extensive experiments"), phrase("graph"),
+                        phrase("sample size"), phrase("global context")),
+                  paper(2, phrase("wasserstein barycenter"), phrase("extensive experiments"), phrase("graph"),
+                        phrase("sample size"), phrase("global context")),
                   paper(3, phrase("protein folding")))
-    assert names(model) == {"Graph Neural Networks"}
+    assert names(model) == {"Wasserstein Barycenter"}  # a measure or everyday words are no concept
 
 
 def test_a_name_ending_in_another_concept_is_narrower_and_vocabulary_broader_links_get_notes():

@@ -22,8 +22,9 @@ from .names import NameRegistry, safe_note_name
 from .records import Abstract, CollectionInfo, Concept, Paper, VaultModel, frozen_mapping
 from .related import RelatednessIndex, text_terms
 
-MAX_CONCEPTS_PER_PAPER = 10
-MIN_CONCEPTS_PER_PAPER = 3
+MAX_CONCEPTS_PER_PAPER = 8
+MAX_FIELDS_PER_PAPER = 3
+BROAD_NARROWER = 3  # a concept that is the broader concept of this many others is broad
 
 
 def concept_id(key: str) -> str:
@@ -107,12 +108,14 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
     doc_freq = {key: len(c.papers) for key, c in shared.items()}
     total = max(len(papers_in), 1)
     specificity = _Specificity(shared, doc_freq, total)
+    broad = broad_concepts(broader, doc_freq, total)
     paper_concepts = {abstract.id: _paper_concept_keys(abstract.id, index.paper_keys.get(abstract.id, ()), shared,
-                                                       doc_freq, total, broader, specificity)
+                                                       doc_freq, total, broader, specificity, broad)
                       for abstract, _ in papers_in}
+    paper_fields = {abstract.id: _paper_fields(abstract.id, index.paper_keys.get(abstract.id, ()), shared, broad)
+                    for abstract, _ in papers_in}
     relatedness = RelatednessIndex({abstract.id: text_terms(abstract.text) for abstract, _ in papers_in},
                                    {pid: [concept_names[key] for key in keys] for pid, keys in paper_concepts.items()},
-                                   _broad_names(concept_names),
                                    {concept_names[key] for key in concept_names if _found_by_phrases_only(shared[key])})
     papers = []
     for abstract, facts in papers_in:
@@ -129,6 +132,7 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
             urls=tuple(facts.extraction.metadata.get("urls", ())),
             related=tuple(r.id for r in related), related_shares=tuple(r.shares for r in related),
             metadata=frozen_mapping({k: v for k, v in facts.extraction.metadata.items() if k != "urls"}),
+            fields=tuple(concept_names[key] for key in paper_fields[abstract.id]),
         ))
 
     # 5. concept notes list their papers and their place in the hierarchy
@@ -138,7 +142,7 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
             narrower[upper].append(key)
     mentioned_by: dict[str, list[str]] = defaultdict(list)
     for paper in papers:
-        for key in paper_concepts[paper.id]:
+        for key in (*paper_concepts[paper.id], *paper_fields[paper.id]):
             mentioned_by[key].append(paper.id)
     # a note for each concept papers mention, and up the hierarchy from there; no other
     emitted: set[str] = set()
@@ -210,17 +214,17 @@ class _LinkedCorpus:
         corpus = cls(by_spelling, concepts, papers_of, {key: len(ids) for key, ids in papers_of.items()},
                      {key: [concept_key(b) for b in c.broader if concept_key(b) in concepts]
                       for key, c in concepts.items()},
-                     total, model.__dict__.get("_relatedness") or _relatedness_of(model, concepts), names, registry,
+                     total, model.__dict__.get("_relatedness") or _relatedness_of(model), names, registry,
                      {p.id: place for place, p in enumerate(model.papers)})
         object.__setattr__(model, "_linked_corpus", corpus)
         return corpus
 
 
-def _relatedness_of(model: VaultModel, concepts: Mapping[str, Concept]) -> RelatednessIndex:
-    """The relatedness index of a model ``link`` did not make in this process."""
-    umbrella = {c.name for key, c in concepts.items() if key in UMBRELLA}
+def _relatedness_of(model: VaultModel) -> RelatednessIndex:
+    """The relatedness index of a model ``link`` did not make in this process (its papers'
+    concepts are never broad ones; which ones only phrases found is not known: all count whole)."""
     return RelatednessIndex({p.id: text_terms(p.abstract.text) for p in model.papers},
-                            {p.id: p.concepts for p in model.papers}, umbrella)
+                            {p.id: p.concepts for p in model.papers})
 
 
 def prepare_additions(model: VaultModel) -> None:
@@ -332,30 +336,41 @@ class _Specificity(dict):
         return value
 
 
-def _paper_concept_keys(paper_id, candidates, shared, doc_freq, total, broader, specificity=None) -> list[str]:
-    """Up to 10 of the paper's ``candidates`` (cluster keys), most specific first: rare in the
-    corpus, salient here, long names. ``specificity``: a ``_Specificity`` of these ``shared``
-    clusters kept across papers (linking a whole corpus)."""
+def broad_concepts(broader: Mapping[str, Sequence[str]], doc_freq: Mapping[str, int], total: int) -> frozenset[str]:
+    """The concepts too broad to say what a paper is about: the broader concept of three or more
+    concepts of the corpus (`Reinforcement Learning` over `Offline RL`, `RLHF`, ...), an umbrella
+    term (`Fine-Tuning`, `Benchmarks`), or a hub mentioned by more than a tenth of the papers (and
+    at least 20). They keep their notes, reached through the narrower concepts' `broader` links."""
+    narrower: dict[str, int] = defaultdict(int)
+    for uppers in broader.values():
+        for upper in uppers:
+            narrower[upper] += 1
+    hub = max(20, total // 10)
+    return frozenset(key for key in doc_freq if key in UMBRELLA or narrower.get(key, 0) >= BROAD_NARROWER
+                     or doc_freq[key] > hub)
+
+
+def _paper_fields(paper_id, candidates, shared, broad: frozenset[str]) -> list[str]:
+    """Up to 3 of the broad concepts the paper mentions, the most mentioned first."""
+    found = [(-shared[key].papers[paper_id], key) for key in candidates if key in broad and key in shared]
+    return [key for _, key in sorted(found)][:MAX_FIELDS_PER_PAPER]
+
+
+def _paper_concept_keys(paper_id, candidates, shared, doc_freq, total, broader, specificity=None,
+                        broad: frozenset[str] | None = None) -> list[str]:
+    """Up to 6 of the paper's ``candidates`` (cluster keys), most specific first: rare in the
+    corpus, salient here, long names; never a broad concept (see ``broad_concepts``), so a paper
+    with little specific to say lists little. ``specificity``: a ``_Specificity`` of these
+    ``shared`` clusters kept across papers (linking a whole corpus)."""
     if specificity is None:
         specificity = _Specificity(shared, doc_freq, total)
+    if broad is None:
+        broad = broad_concepts(broader, doc_freq, total)
     # (``6.0 if 6.0 < salience else salience`` is ``min(salience, 6.0)``, without the call)
     scored = sorted([(-specificity[key] * (6.0 if 6.0 < salience else salience) ** 0.5, key)
-                     for key in candidates if key in shared
+                     for key in candidates if key in shared and key not in broad
                      for salience in (shared[key].papers[paper_id],)])
-    ordered = [key for _, key in scored]
-    # hubs ("Benchmarks" in a third of the papers) and umbrella terms ("Fine-Tuning") say little
-    # about a paper that has specific concepts to list
-    hub = max(5, total // 4)
-    specific = [key for key in ordered if key not in UMBRELLA and doc_freq[key] <= hub]
-    if len(specific) >= MIN_CONCEPTS_PER_PAPER:
-        ordered = specific
-    ordered = ordered[:MAX_CONCEPTS_PER_PAPER]
-    # with few concepts, name the broader ones too: a narrow concept implies its broader one
-    for key in list(ordered):
-        for upper in broader.get(key, ()):
-            if len(ordered) < MIN_CONCEPTS_PER_PAPER and upper not in ordered:
-                ordered.append(upper)
-    return ordered
+    return [key for _, key in scored][:MAX_CONCEPTS_PER_PAPER]
 
 
 def _paper_aliases(paper_id: str, facts: Extracted, index: ConceptIndex, shared) -> tuple[str, ...]:
@@ -392,8 +407,3 @@ def _concept_aliases(cluster: Cluster, name: str) -> tuple[str, ...]:
 
 def _found_by_phrases_only(cluster: Cluster) -> bool:
     return not cluster.canonical and all(kind == "phrase" for kind in cluster.kinds)
-
-
-def _broad_names(concept_names: Mapping[str, str]) -> set[str]:
-    """Names of the umbrella concepts (\"Fine-Tuning\"): they relate no papers."""
-    return {concept_names[key] for key in UMBRELLA if key in concept_names}

@@ -188,6 +188,8 @@ class Paper:
     related: tuple[str, ...] = ()  # paper ids, most related first
     related_shares: tuple[str, ...] = ()  # what each related paper shares with this one ("Offline RL, Flow Matching")
     metadata: Mapping[str, Any] = field(default_factory=frozen_mapping)
+    # broad concepts the paper belongs to (`Large Language Models`): filed under, not about
+    fields: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:

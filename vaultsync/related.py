@@ -140,13 +140,13 @@ class RelatednessIndex:
     """Every paper's two vectors and the inverted index over them; asks which papers relate.
 
     ``terms``: paper id -> its ``text_terms``; ``concepts``: paper id -> the names of the concepts
-    it lists (``Paper.concepts``); ``broad``: concept names that never relate papers; ``phrases``:
+    it lists (``Paper.concepts``: never a broad one, see ``link.broad_concepts``); ``phrases``:
     names of concepts only corpus statistics found (no vocabulary, no acronym): they count
     ``PHRASE_CONCEPT_WEIGHT``, as a common phrase of the field ("Mild Conditions") may be among them.
     """
 
     def __init__(self, terms: Mapping[str, Mapping[str, int]], concepts: Mapping[str, Sequence[str]],
-                 broad: Iterable[str] = (), phrases: Iterable[str] = ()) -> None:
+                 phrases: Iterable[str] = ()) -> None:
         self.total = total = max(len(terms), 1)
         term_df: dict[str, int] = {}
         for counts in terms.values():
@@ -157,7 +157,7 @@ class RelatednessIndex:
             for key in keys:
                 concept_df[key] = concept_df.get(key, 0) + 1
         self.term_df, self.concept_df = term_df, concept_df
-        self.broad, self.phrases = frozenset(broad), frozenset(phrases)
+        self.phrases = frozenset(phrases)
         self.text: dict[str, dict[str, float]] = {}
         self.concepts: dict[str, dict[str, float]] = {}
         self.postings: dict[str, list[tuple[str, float]]] = {}  # term -> (paper id, weight)
@@ -185,13 +185,13 @@ class RelatednessIndex:
         return {term: -w / norm for w, term in heapq.nsmallest(TOP_TERMS, shared)}
 
     def concept_vector(self, names: Iterable[str], new: bool = False) -> dict[str, float]:
-        """The unit vector of a paper's concepts, idf-weighted, no hubs and no broad ones (those
-        no other paper lists count in its length)."""
+        """The unit vector of a paper's concepts, idf-weighted, no hubs (those no other paper
+        lists count in its length)."""
         cap = max(MIN_SHARE_CAP, MAX_CONCEPT_SHARE * self.total)
         df, total, extra = self.concept_df, self.total, int(new)
         phrases = self.phrases
         weights = {name: idf(df.get(name, 0) + extra, total) * (PHRASE_CONCEPT_WEIGHT if name in phrases else 1.0)
-                   for name in names if name not in self.broad and df.get(name, 0) + extra <= cap}
+                   for name in names if df.get(name, 0) + extra <= cap}
         return _unit(weights, lambda name: df.get(name, 0) + extra > 1)
 
     def _add(self, paper_id: str, counts: Mapping[str, int], keys: Sequence[str]) -> None:
