@@ -2,7 +2,7 @@
 
 Dedupes abstracts, folds concept mentions into shared concepts (``ConceptIndex``), gives every
 note a unique, file-name-safe name (keeping names of notes the user already has), builds the
-broader/narrower hierarchy and ranks related papers by the rare concepts they share.
+broader/narrower hierarchy and finds each paper's related papers (``related.RelatednessIndex``).
 """
 
 from __future__ import annotations

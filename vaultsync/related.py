@@ -4,20 +4,25 @@ A pair of papers scores on two signals, each a cosine between two vectors that d
 the paper itself and on corpus statistics that move slowly (document frequencies):
 
 * **text** -- "more like this" over the abstracts: each abstract's words and adjacent word pairs
-  (stop words and scientific boilerplate removed, plurals folded), weighted as BM25 weighs a
-  term (saturated term frequency x idf), keeping the paper's ``TOP_TERMS`` heaviest terms found
-  in 2 to ``MAX_TERM_SHARE`` of the papers;
-* **concepts** -- the specific concepts the paper lists (hubs and umbrella terms left out),
-  weighted by idf.
+  (none across a stop word or punctuation; stop words and scientific boilerplate removed,
+  plurals folded), weighted as BM25 weighs a term (saturated term frequency x idf; a single
+  word counts ``UNIGRAM_WEIGHT`` of a pair). Every term counts in the paper's length; its
+  ``TOP_TERMS`` heaviest terms that other papers have, and that at most ``MAX_TERM_SHARE`` of
+  the papers (at most ``MAX_SHARE_CAP``) have, are compared;
+* **concepts** -- the concepts the paper lists (never broad ones: ``link.broad_concepts``),
+  weighted by idf, no hubs; a concept only corpus statistics found counts half.
 
-``score = TEXT_WEIGHT * text + CONCEPT_WEIGHT * concepts``. Another paper is related when its
-score reaches ``THRESHOLD`` -- an absolute bar, not "the best five of whatever exists" -- so a
-paper lists fewer than ``MAX_RELATED``, or none, when nothing is close enough, and a new paper
-changes only the lists of the papers it is close to (and, through the frequencies, barely any
-other score). Most related first, ties by id. Each related paper comes with what the two share:
-the strongest shared concepts, or the strongest shared terms when no concept is shared.
-Only papers that share one of those terms or concepts are scored (an inverted index), so a
-corpus of 20,000 papers costs a few seconds.
+A paper is related when its text cosine reaches ``MIN_TEXT`` (the abstracts must agree: a shared
+concept alone is often a shared word), ``TEXT_WEIGHT * text + CONCEPT_WEIGHT * concepts``
+reaches ``THRESHOLD``, and the two share at least ``MIN_EVIDENCE`` distinct things (concepts, or
+terms that are not words of a shared concept or of a stronger shared term). The bar is absolute,
+not "the best five of whatever exists": a paper lists at most ``MAX_RELATED``, fewer or none when
+nothing is close enough, and adding a paper changes only the lists of the papers it is close to
+(and, through the frequencies, barely any other score). Most related first, ties by id. Each
+comes with what the two share: the strongest shared concepts, else the strongest shared terms.
+
+Only the papers sharing one of a paper's compared terms are scored (an inverted index over the
+rarer terms), so 20,000 papers cost seconds.
 """
 
 from __future__ import annotations
@@ -42,6 +47,8 @@ TEXT_WEIGHT, CONCEPT_WEIGHT = 1.0, 0.25
 THRESHOLD = 0.10
 MIN_TEXT = 0.05  # the abstracts must agree too: a shared concept alone is often a shared word
 MAX_REASONS = 3
+MIN_EVIDENCE = 2  # distinct things shared: one concept and the words of its name are one
+MIN_PIECE = 0.004  # a shared term adding less to the text score is no piece of evidence
 _K1 = 1.2  # BM25's term-frequency saturation
 
 _MARKUP = re.compile(r"<[^>]*>|\$[^$]*\$|https?://\S+")  # HTML tags, TeX math, links
@@ -235,22 +242,41 @@ class RelatednessIndex:
     def _best(self, paper_id, text, concepts) -> tuple[RelatedPaper, ...]:
         scores = self.scores(text, concepts)
         scores.pop(paper_id, None)
-        best = sorted((-score, other) for other, score in scores.items() if score >= THRESHOLD)[:MAX_RELATED]
-        return tuple(RelatedPaper(other, -score, self.shares(text, concepts, other)) for score, other in best)
-
-    def shares(self, text, concepts, other: str) -> str:
-        """What the two papers share, strongest first: concept names, else terms in quotes."""
-        theirs = self.concepts[other]
-        shared = sorted((-w * theirs[name], name) for name, w in concepts.items() if name in theirs)
-        if shared:
-            return ", ".join(name for _, name in shared[:MAX_REASONS])
-        theirs = self.text[other]
-        terms = sorted((-w * theirs[term], term) for term, w in text.items() if term in theirs)
-        # a pair and the words in it are one piece of evidence: show the pair
-        shown: list[str] = []
-        for _, term in terms:
-            if not any(term in s.split(" ") or s in term.split(" ") for s in shown):
-                shown.append(term)
-                if len(shown) == MAX_REASONS:
+        ranked = sorted((-score, other) for other, score in scores.items() if score >= THRESHOLD)
+        best = []
+        for score, other in ranked:
+            evidence = self.evidence(text, concepts, other)
+            if len(evidence) >= MIN_EVIDENCE:
+                best.append(RelatedPaper(other, -score, _shares(evidence)))
+                if len(best) == MAX_RELATED:
                     break
-        return ", ".join(f"“{term}”" for term in shown)
+        return tuple(best)
+
+    def evidence(self, text, concepts, other: str) -> list[tuple[bool, str]]:
+        """What the two papers share, as distinct pieces of evidence, strongest first: (is a
+        concept, its name or the term). A term whose words all belong to a piece already counted
+        is that piece ("flow matching" under `Flow Matching`, "flow" under "flow matching")."""
+        theirs = self.concepts[other]
+        pieces = [(True, name) for _, name in sorted((-w * theirs[name], name) for name, w in concepts.items()
+                                                      if name in theirs)]
+        words = [_name_words(name) for _, name in pieces]
+        theirs = self.text[other]
+        for product, term in sorted((-w * theirs[term], term) for term, w in text.items() if term in theirs):
+            if -product < MIN_PIECE:
+                break
+            mine = term.split(" ")
+            if not any(all(word in seen for word in mine) for seen in words):
+                pieces.append((False, term))
+                words.append(set(mine))
+        return pieces
+
+
+def _name_words(name: str) -> set[str]:
+    return {_fold(word) for word in _TOKEN.findall(name.casefold()) if word[0].isalnum()}
+
+
+def _shares(evidence: list[tuple[bool, str]]) -> str:
+    """The reason a related paper is listed: its strongest shared concepts, else shared terms."""
+    concepts = [name for is_concept, name in evidence if is_concept]
+    shown = concepts or [f"“{term}”" for _, term in evidence]
+    return ", ".join(shown[:MAX_REASONS])
