@@ -55,7 +55,6 @@ _MARKUP = re.compile(r"<[^>]*>|\$[^$]*\$|https?://\S+")  # HTML tags, TeX math, 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[^\w\s-]")  # words; each other mark but hyphens
 
 
-
 @lru_cache(maxsize=1)
 def stop_words() -> frozenset[str]:
     """English function words, the verbs of scientific prose and the words that only grade a
@@ -106,7 +105,9 @@ def _word(token: str) -> str | None:
 def text_terms(text: str) -> dict[str, int]:
     """The abstract's words and adjacent word pairs (no pair across a stop word, a punctuation
     mark or removed markup), with counts."""
-    tokens = _TOKEN.findall(_MARKUP.sub(" . ", text).casefold())
+    if "<" in text or "$" in text or "://" in text:
+        text = _MARKUP.sub(" . ", text)
+    tokens = _TOKEN.findall(text.casefold())
     # (a dict of the tokens seen: 20,000 abstracts hold 4 million tokens, of some 60,000 kinds;
     # the counting in C: ``Counter`` over lists)
     known = _WORDS
@@ -181,14 +182,18 @@ class RelatednessIndex:
         the frequencies."""
         cap = min(max(MIN_SHARE_CAP, MAX_TERM_SHARE * self.total), MAX_SHARE_CAP)
         df, total, extra = self.term_df, self.total, int(new)
-        weights = {}
+        squares = 0.0
+        shared = []  # (-weight, term) of the terms another paper has
         for term, tf in counts.items():
             n = df.get(term, 1 - extra) + extra
             if n <= cap:
                 weight = idf(n, total) * tf * (_K1 + 1) / (tf + _K1)
-                weights[term] = weight if " " in term else UNIGRAM_WEIGHT * weight
-        norm = math.sqrt(sum([w * w for w in weights.values()]))
-        shared = [(-w, term) for term, w in weights.items() if df.get(term, 1 - extra) + extra > 1]
+                if " " not in term:
+                    weight *= UNIGRAM_WEIGHT
+                squares += weight * weight
+                if n > 1:
+                    shared.append((-weight, term))
+        norm = math.sqrt(squares)
         return {term: -w / norm for w, term in heapq.nsmallest(TOP_TERMS, shared)}
 
     def concept_vector(self, names: Iterable[str], new: bool = False) -> dict[str, float]:
@@ -224,11 +229,15 @@ class RelatednessIndex:
                 else:
                     scores[other] = w * theirs
         # only a pair whose abstracts agree enough can reach the bar; its shared concepts add to that
-        concept_vectors = self.concepts
-        return {other: TEXT_WEIGHT * score
-                + CONCEPT_WEIGHT * sum([w * theirs[key] for key, w in concepts.items() if key in theirs])
-                for other, score in scores.items() if score >= MIN_TEXT
-                for theirs in (concept_vectors[other],)}
+        agreeing = {other: TEXT_WEIGHT * score for other, score in scores.items() if score >= MIN_TEXT}
+        if concepts:
+            vectors = self.concepts
+            for other in agreeing:
+                theirs = vectors[other]
+                if theirs:
+                    agreeing[other] += CONCEPT_WEIGHT * sum([w * theirs[key] for key, w in concepts.items()
+                                                            if key in theirs])
+        return agreeing
 
     def related(self, paper_id: str) -> tuple[RelatedPaper, ...]:
         """The papers related to ``paper_id`` (one of the index's), most related first."""
@@ -254,25 +263,33 @@ class RelatednessIndex:
 
     def evidence(self, text, concepts, other: str) -> list[tuple[bool, str]]:
         """What the two papers share, as distinct pieces of evidence, strongest first: (is a
-        concept, its name or the term). A term whose words all belong to a piece already counted
-        is that piece ("flow matching" under `Flow Matching`, "flow" under "flow matching")."""
+        concept, its name or the term); as many as ``MIN_EVIDENCE`` and the reason need. A term
+        whose words all belong to a piece already counted is that piece ("flow matching" under
+        `Flow Matching`, "flow" under "flow matching")."""
         theirs = self.concepts[other]
         pieces = [(True, name) for _, name in sorted((-w * theirs[name], name) for name, w in concepts.items()
                                                       if name in theirs)]
         words = [_name_words(name) for _, name in pieces]
+        # (the terms are needed only until the count and the reason are made)
+        enough = MIN_EVIDENCE if pieces else MAX_REASONS
+        if len(pieces) >= enough:
+            return pieces
         theirs = self.text[other]
-        for product, term in sorted((-w * theirs[term], term) for term, w in text.items() if term in theirs):
+        for product, term in sorted([(-w * theirs[term], term) for term, w in text.items() if term in theirs]):
             if -product < MIN_PIECE:
                 break
             mine = term.split(" ")
             if not any(all(word in seen for word in mine) for seen in words):
                 pieces.append((False, term))
                 words.append(set(mine))
+                if len(pieces) >= enough:
+                    break
         return pieces
 
 
-def _name_words(name: str) -> set[str]:
-    return {_fold(word) for word in _TOKEN.findall(name.casefold()) if word[0].isalnum()}
+@lru_cache(maxsize=1 << 14)  # a concept is shared by many pairs
+def _name_words(name: str) -> frozenset[str]:
+    return frozenset(_fold(word) for word in _TOKEN.findall(name.casefold()) if word[0].isalnum())
 
 
 def _shares(evidence: list[tuple[bool, str]]) -> str:
