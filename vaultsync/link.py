@@ -117,6 +117,7 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
     relatedness = RelatednessIndex({abstract.id: text_terms(abstract.text) for abstract, _ in papers_in},
                                    {pid: [concept_names[key] for key in keys] for pid, keys in paper_concepts.items()},
                                    {concept_names[key] for key in concept_names if _found_by_phrases_only(shared[key])})
+    related_of = relatedness.related_all()
     papers = []
     for abstract, facts in papers_in:
         keys = paper_concepts[abstract.id]
@@ -124,7 +125,7 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
             safe_note_name(facts.name.name or facts.name.title), hints=(facts.name.title,))
         links = tuple([(surface, concept_names[key]) for key in keys  # (a list first: faster than a generator)
                        for surface in shared[key].surfaces.get(abstract.id, ())])
-        related = relatedness.related(abstract.id)
+        related = related_of[abstract.id]
         papers.append(Paper(
             abstract=abstract, name=stem, title=facts.name.title, gist=facts.name.gist,
             aliases=_paper_aliases(abstract.id, facts, index, shared),

@@ -156,21 +156,23 @@ class RelatednessIndex:
     def __init__(self, terms: Mapping[str, Mapping[str, int]], concepts: Mapping[str, Sequence[str]],
                  phrases: Iterable[str] = ()) -> None:
         self.total = total = max(len(terms), 1)
-        term_df: dict[str, int] = {}
+        term_df: Counter = Counter()
         for counts in terms.values():
-            for term in counts:
-                term_df[term] = term_df.get(term, 0) + 1
+            term_df.update(counts.keys())  # (counted in C)
         concept_df: dict[str, int] = {}
         for keys in concepts.values():
             for key in keys:
                 concept_df[key] = concept_df.get(key, 0) + 1
         self.term_df, self.concept_df = term_df, concept_df
         self.phrases = frozenset(phrases)
-        self.text: dict[str, dict[str, float]] = {}
-        self.concepts: dict[str, dict[str, float]] = {}
-        self.postings: dict[str, list[tuple[str, float]]] = {}  # term -> (paper id, weight)
+        # papers by number (their order in ``terms``): ints hash and compare faster than ids
+        self.ids: list[str] = list(terms)
+        self.number = {paper_id: place for place, paper_id in enumerate(self.ids)}
+        self.text: list[dict[str, float]] = []
+        self.concepts: list[dict[str, float]] = []
+        self.postings: dict[str, list[tuple[int, float]]] = {}  # term -> (paper number, weight)
         for paper_id, counts in terms.items():
-            self._add(paper_id, counts, concepts.get(paper_id, ()))
+            self._add(counts, concepts.get(paper_id, ()))
         # a term of one paper relates none (kept, the table would hold every word pair of the corpus)
         self.term_df = {term: n for term, n in term_df.items() if n > 1}
 
@@ -206,21 +208,24 @@ class RelatednessIndex:
                    for name in names if df.get(name, 0) + extra <= cap}
         return _unit(weights, lambda name: df.get(name, 0) + extra > 1)
 
-    def _add(self, paper_id: str, counts: Mapping[str, int], keys: Sequence[str]) -> None:
+    def _add(self, counts: Mapping[str, int], keys: Sequence[str]) -> None:
         text, concepts = self.text_vector(counts), self.concept_vector(keys)
-        self.text[paper_id], self.concepts[paper_id] = text, concepts
+        number = len(self.text)
+        self.text.append(text)
+        self.concepts.append(concepts)
         postings = self.postings
         for term, weight in text.items():
             if term in postings:
-                postings[term].append((paper_id, weight))
+                postings[term].append((number, weight))
             else:
-                postings[term] = [(paper_id, weight)]
+                postings[term] = [(number, weight)]
 
     # -- scoring ---------------------------------------------------------------------------------
 
-    def scores(self, text: Mapping[str, float], concepts: Mapping[str, float]) -> dict[str, float]:
-        """Every paper whose text agrees enough with these vectors (``MIN_TEXT``) -> its score."""
-        scores: dict[str, float] = {}
+    def scores(self, text: Mapping[str, float]) -> dict[int, float]:
+        """Every paper (by number) whose text agrees enough with this vector (``MIN_TEXT``) ->
+        the text's cosine."""
+        scores: dict[int, float] = {}
         postings = self.postings
         for term, w in text.items():
             for other, theirs in postings.get(term, ()):  # (the plain loop: the fastest form)
@@ -228,44 +233,88 @@ class RelatednessIndex:
                     scores[other] += w * theirs
                 else:
                     scores[other] = w * theirs
-        # only a pair whose abstracts agree enough can reach the bar; its shared concepts add to that
-        agreeing = {other: TEXT_WEIGHT * score for other, score in scores.items() if score >= MIN_TEXT}
-        if concepts:
-            vectors = self.concepts
-            for other in agreeing:
-                theirs = vectors[other]
-                if theirs:
-                    agreeing[other] += CONCEPT_WEIGHT * sum([w * theirs[key] for key, w in concepts.items()
-                                                            if key in theirs])
-        return agreeing
+        return {other: score for other, score in scores.items() if score >= MIN_TEXT}
 
     def related(self, paper_id: str) -> tuple[RelatedPaper, ...]:
         """The papers related to ``paper_id`` (one of the index's), most related first."""
-        return self._best(paper_id, self.text[paper_id], self.concepts[paper_id])
+        number = self.number[paper_id]
+        text = self.text[number]
+        scores = self.scores(text)
+        scores.pop(number, None)
+        return self._best(text, self.concepts[number], scores)
+
+    def related_all(self) -> dict[str, tuple[RelatedPaper, ...]]:
+        """``related`` of every indexed paper; each pair's text compared once (half the work)."""
+        agreeing: list[dict[int, float]] = [{} for _ in self.ids]
+        postings = self.postings
+        seen: dict[str, int] = {}  # term -> how many papers so far have it: this paper's place in its postings
+        for number, text in enumerate(self.text):
+            scores: dict[int, float] = {}
+            for term, w in text.items():
+                place = seen.get(term, 0)
+                seen[term] = place + 1
+                # only the papers after this one (postings are in paper order): each pair once
+                for other, theirs in postings[term][place + 1:]:
+                    if other in scores:
+                        scores[other] += w * theirs
+                    else:
+                        scores[other] = w * theirs
+            mine = agreeing[number]
+            for other, score in scores.items():
+                if score >= MIN_TEXT:
+                    mine[other] = agreeing[other][number] = score
+        text, concepts = self.text, self.concepts
+        shared: dict[tuple[int, int], list] = {}  # what a pair shares is the same from either side
+        return {paper_id: self._best(text[number], concepts[number], agreeing[number], number, shared)
+                for number, paper_id in enumerate(self.ids)}
 
     def related_to_new(self, paper_id: str, counts: Mapping[str, int], keys: Sequence[str]
                        ) -> tuple[RelatedPaper, ...]:
         """The indexed papers related to a paper not in the index (a preview's new paper)."""
-        return self._best(paper_id, self.text_vector(counts, new=True), self.concept_vector(keys, new=True))
+        text = self.text_vector(counts, new=True)
+        scores = self.scores(text)
+        if paper_id in self.number:
+            scores.pop(self.number[paper_id], None)
+        return self._best(text, self.concept_vector(keys, new=True), scores)
 
-    def _best(self, paper_id, text, concepts) -> tuple[RelatedPaper, ...]:
-        scores = self.scores(text, concepts)
-        scores.pop(paper_id, None)
-        ranked = sorted((-score, other) for other, score in scores.items() if score >= THRESHOLD)
+    def _best(self, text, concepts, agreeing: Mapping[int, float], number: int = -1,
+              known: dict[tuple[int, int], list] | None = None) -> tuple[RelatedPaper, ...]:
+        """The related papers among ``agreeing`` (paper number -> text cosine, at least
+        ``MIN_TEXT``): their shared concepts added, at the bar, with the evidence; most related
+        first, ties by id. ``known``: the evidence of pairs (by number) worked out already, for
+        the paper numbered ``number``."""
+        ids, vectors = self.ids, self.concepts
+        passing = []
+        for other, cosine in agreeing.items():
+            score = TEXT_WEIGHT * cosine
+            theirs = vectors[other]
+            if concepts and theirs:
+                shared = concepts.keys() & theirs.keys()  # (mostly none: asked in C)
+                if shared:
+                    score += CONCEPT_WEIGHT * sum([concepts[key] * theirs[key] for key in shared])
+            if score >= THRESHOLD:
+                passing.append((-score, ids[other], other))
+        passing.sort()
         best = []
-        for score, other in ranked:
-            evidence = self.evidence(text, concepts, other)
+        for score, paper_id, other in passing:
+            if known is None:
+                evidence = self.evidence(text, concepts, other)
+            else:
+                pair = (number, other) if number < other else (other, number)
+                evidence = known.get(pair)
+                if evidence is None:
+                    evidence = known[pair] = self.evidence(text, concepts, other)
             if len(evidence) >= MIN_EVIDENCE:
-                best.append(RelatedPaper(other, -score, _shares(evidence)))
+                best.append(RelatedPaper(paper_id, -score, _shares(evidence)))
                 if len(best) == MAX_RELATED:
                     break
         return tuple(best)
 
-    def evidence(self, text, concepts, other: str) -> list[tuple[bool, str]]:
+    def evidence(self, text, concepts, other: int) -> list[tuple[bool, str]]:
         """What the two papers share, as distinct pieces of evidence, strongest first: (is a
         concept, its name or the term); as many as ``MIN_EVIDENCE`` and the reason need. A term
         whose words all belong to a piece already counted is that piece ("flow matching" under
-        `Flow Matching`, "flow" under "flow matching")."""
+        `Flow Matching`, "flow" under "flow matching"). ``other``: a paper's number."""
         theirs = self.concepts[other]
         pieces = [(True, name) for _, name in sorted((-w * theirs[name], name) for name, w in concepts.items()
                                                       if name in theirs)]
