@@ -116,7 +116,8 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
                     for abstract, _ in papers_in}
     relatedness = RelatednessIndex({abstract.id: text_terms(abstract.text) for abstract, _ in papers_in},
                                    {pid: [concept_names[key] for key in keys] for pid, keys in paper_concepts.items()},
-                                   {concept_names[key] for key in concept_names if _found_by_phrases_only(shared[key])})
+                                   {concept_names[key] for key in concept_names if _found_by_phrases_only(shared[key])},
+                                   {concept_names[key]: tuple(shared[key].aliases) for key in concept_names})
     related_of = relatedness.related_all()
     papers = []
     for abstract, facts in papers_in:
@@ -225,7 +226,8 @@ def _relatedness_of(model: VaultModel) -> RelatednessIndex:
     """The relatedness index of a model ``link`` did not make in this process (its papers'
     concepts are never broad ones; which ones only phrases found is not known: all count whole)."""
     return RelatednessIndex({p.id: text_terms(p.abstract.text) for p in model.papers},
-                            {p.id: p.concepts for p in model.papers})
+                            {p.id: p.concepts for p in model.papers},
+                            aliases={c.name: c.aliases for c in model.concepts})
 
 
 def prepare_additions(model: VaultModel) -> None:

@@ -150,11 +150,12 @@ class RelatednessIndex:
     ``terms``: paper id -> its ``text_terms``; ``concepts``: paper id -> the names of the concepts
     it lists (``Paper.concepts``: never a broad one, see ``link.broad_concepts``); ``phrases``:
     names of concepts only corpus statistics found (no vocabulary, no acronym): they count
-    ``PHRASE_CONCEPT_WEIGHT``, as a common phrase of the field ("Mild Conditions") may be among them.
+    ``PHRASE_CONCEPT_WEIGHT``, as a common phrase of the field ("Mild Conditions") may be among them;
+    ``aliases``: concept name -> its other names (a shared term made of their words is that concept).
     """
 
     def __init__(self, terms: Mapping[str, Mapping[str, int]], concepts: Mapping[str, Sequence[str]],
-                 phrases: Iterable[str] = ()) -> None:
+                 phrases: Iterable[str] = (), aliases: Mapping[str, Sequence[str]] | None = None) -> None:
         self.total = total = max(len(terms), 1)
         term_df: Counter = Counter()
         for counts in terms.values():
@@ -165,6 +166,7 @@ class RelatednessIndex:
                 concept_df[key] = concept_df.get(key, 0) + 1
         self.term_df, self.concept_df = term_df, concept_df
         self.phrases = frozenset(phrases)
+        self.aliases = aliases or {}
         # papers by number (their order in ``terms``): ints hash and compare faster than ids
         self.ids: list[str] = list(terms)
         self.number = {paper_id: place for place, paper_id in enumerate(self.ids)}
@@ -313,12 +315,14 @@ class RelatednessIndex:
     def evidence(self, text, concepts, other: int) -> list[tuple[bool, str]]:
         """What the two papers share, as distinct pieces of evidence, strongest first: (is a
         concept, its name or the term); as many as ``MIN_EVIDENCE`` and the reason need. A term
-        whose words all belong to a piece already counted is that piece ("flow matching" under
-        `Flow Matching`, "flow" under "flow matching"). ``other``: a paper's number."""
+        whose words all belong to a piece already counted is that piece ("flow matching" or "fm"
+        under `Flow Matching` (alias `FM`), "flow" under "flow matching"). ``other``: a paper's
+        number."""
         theirs = self.concepts[other]
         pieces = [(True, name) for _, name in sorted((-w * theirs[name], name) for name, w in concepts.items()
                                                       if name in theirs)]
-        words = [_name_words(name) for _, name in pieces]
+        aliases = self.aliases
+        words = [_name_words(name, *aliases.get(name, ())) for _, name in pieces]
         # (the terms are needed only until the count and the reason are made)
         enough = MIN_EVIDENCE if pieces else MAX_REASONS
         if len(pieces) >= enough:
@@ -337,8 +341,9 @@ class RelatednessIndex:
 
 
 @lru_cache(maxsize=1 << 14)  # a concept is shared by many pairs
-def _name_words(name: str) -> frozenset[str]:
-    return frozenset(_fold(word) for word in _TOKEN.findall(name.casefold()) if word[0].isalnum())
+def _name_words(*names: str) -> frozenset[str]:
+    """The words of a concept's names (its name and aliases: `Sparse Autoencoders`, `SAE`)."""
+    return frozenset(_fold(word) for name in names for word in _TOKEN.findall(name.casefold()) if word[0].isalnum())
 
 
 def _shares(evidence: list[tuple[bool, str]]) -> str:
