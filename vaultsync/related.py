@@ -170,6 +170,8 @@ class RelatednessIndex:
         # papers by number (their order in ``terms``): ints hash and compare faster than ids
         self.ids: list[str] = list(terms)
         self.number = {paper_id: place for place, paper_id in enumerate(self.ids)}
+        cap = int(min(max(MIN_SHARE_CAP, MAX_TERM_SHARE * total), MAX_SHARE_CAP))
+        self._weights = [idf(n, total) for n in range(cap + 1)]  # a term in n papers -> its idf, up to the cap
         self.text: list[dict[str, float]] = []
         self.concepts: list[dict[str, float]] = []
         self.postings: dict[str, list[tuple[int, float]]] = {}  # term -> (paper number, weight)
@@ -184,14 +186,13 @@ class RelatednessIndex:
         """The unit vector of a paper's ``text_terms``, cut to its ``TOP_TERMS`` heaviest terms that
         another paper has (every term counts in its length); ``new``: of a paper not counted in
         the frequencies."""
-        cap = min(max(MIN_SHARE_CAP, MAX_TERM_SHARE * self.total), MAX_SHARE_CAP)
-        df, total, extra = self.term_df, self.total, int(new)
+        df, extra, weights = self.term_df, int(new), self._weights
         squares = 0.0
         shared = []  # (-weight, term) of the terms another paper has
         for term, tf in counts.items():
             n = df.get(term, 1 - extra) + extra
-            if n <= cap:
-                weight = idf(n, total) * tf * (_K1 + 1) / (tf + _K1)
+            if n < len(weights):  # (at most the cap)
+                weight = weights[n] * (tf * (_K1 + 1) / (tf + _K1) if tf > 1 else 1.0)
                 if " " not in term:
                     weight *= UNIGRAM_WEIGHT
                 squares += weight * weight
