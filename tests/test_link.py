@@ -91,15 +91,6 @@ def test_a_name_ending_in_another_concept_is_narrower_and_vocabulary_broader_lin
     assert by_name["Graph Neural Networks"].narrower == ("Graph Transformers",)  # a note though no paper named it
 
 
-def test_related_papers_share_rare_concepts():
-    rare, common = vocab("Mendelian Randomization"), vocab("Causal Inference")
-    model = build(paper(1, rare, common), paper(2, rare, common), paper(3, common), paper(4, common),
-                  paper(5, vocab("Protein Folding")))
-    first = model.papers[0]
-    assert first.related[0] == model.papers[1].id
-    assert model.papers[4].id not in first.related
-
-
 def test_names_are_unique_across_papers_and_concepts_and_keep_what_the_user_renamed():
     one, two = paper(1, vocab("PRISM")), paper(2, vocab("Graphs"), name="PRISM")
     three = paper(3, vocab("Graphs"), name="PRISM")

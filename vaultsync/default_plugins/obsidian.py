@@ -44,6 +44,19 @@ def _list_line(name: str, gist: str) -> str:
     return f"- {link(name)} — {escape_markdown(gist)}" if gist else f"- {link(name)}"
 
 
+def _shares(paper: Paper) -> tuple[str, ...]:
+    """What each related paper shares with ``paper`` ("" where a plugin's model does not say)."""
+    shares = paper.related_shares
+    return shares if len(shares) == len(paper.related) else ("",) * len(paper.related)
+
+
+def _related_line(name: str, shares: str) -> str:
+    """`- [[Other paper]] — shares Offline RL, Flow Matching`: why the paper is listed."""
+    from ..markdown import escape_markdown
+
+    return f"- {link(name)} — shares {escape_markdown(shares)}" if shares else f"- {link(name)}"
+
+
 def render_paper(paper: Paper, model: VaultModel) -> OutputFile:
     from ..markdown import abstract_to_markdown, escape_markdown
 
@@ -76,7 +89,8 @@ def render_paper(paper: Paper, model: VaultModel) -> OutputFile:
         if paper.fields:
             lines += [f"Fields: {', '.join(link(f) for f in paper.fields)}", ""]
     if paper.related:
-        lines += ["## Related papers", "", *(_gist_line(model.paper(r)) for r in paper.related), ""]
+        lines += ["## Related papers", "", *(_related_line(model.paper(r).name, shares)
+                                             for r, shares in zip(paper.related, _shares(paper))), ""]
     return OutputFile(f"{PAPERS}/{paper.name}.md", "\n".join(lines).rstrip() + "\n", frontmatter,
                       paper.id, kind="paper")
 
@@ -191,7 +205,8 @@ def inputs_key(subject: Paper | Concept | CollectionInfo, model: VaultModel) -> 
     if isinstance(subject, Paper):
         abstract, info = subject.abstract, subject.abstract.collection
         inputs = ("paper", subject.id, subject.name, subject.title, subject.gist, subject.aliases,
-                  subject.concepts, subject.fields, subject.links, subject.urls, subject.related, tuple(subject.metadata.items()),
+                  subject.concepts, subject.fields, subject.links, subject.urls, subject.related,
+                  subject.related_shares, tuple(subject.metadata.items()),
                   abstract.text, abstract.seed, abstract.paragraph, abstract.line, info.name, info.venue, info.year,
                   model.collection_of(subject.id).name, _listed(subject.related, model))
     elif isinstance(subject, Concept):
