@@ -368,7 +368,9 @@ def test_escaped_text_reads_as_written(text):
     tags = set(re.findall(r"</?([a-z0-9]+)", rendered))
     assert tags <= {"p", "br"}, rendered
     shown = html.unescape(re.sub(r"<[^>]+>", " ", rendered))
-    assert shown.split() == text.split()
+    # (a number touching a formula moves inside its `$`s, `4.7$x$` -> `$4.7x$`, so math renderers
+    # do not read a currency sign: the same characters, the delimiters aside)
+    assert shown.replace("$", "").split() == text.replace("$", "").split()
 
 
 # ---------------------------------------------------------------- the note in a real vault checker
