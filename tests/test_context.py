@@ -126,3 +126,9 @@ def test_a_name_inside_a_longer_name_is_not_that_concept():
     assert found("Graphon Attachment Network Models (GAN-M) grow graphs.") == set()
     assert found("Flamingo and GANs are compared; LLM-based agents help.") == {
         "Flamingo", "Generative Adversarial Networks", "Large Language Models"}
+
+
+def test_a_named_model_or_dataset_named_once_is_in_passing():
+    assert linked("We also fine-tune LLaMA-2 with our objective.", vocab("LLaMA", "LLaMA-2")) == set()
+    assert linked("We adapt LLaMA-2 to proofs; LLaMA-2 then writes Lean.", vocab("LLaMA", "LLaMA-2")) == {"LLaMA"}
+    assert linked("We study pre-training of routers.", vocab("Pre-Training", "pre-training")) == {"Pre-Training"}

@@ -39,7 +39,8 @@ COMPONENT_HEADS = frozenset(concept_key(w) for w in """
 module block gate layer unit adapter calibrator mechanism strategy scheme pipeline framework
 architecture loss score index metric estimator algorithm method approach system engine router
 planner controller regularizer selector sampler toolkit suite protocol paradigm procedure
-component head trick recipe policy objective
+component head trick recipe policy objective prompt graph encoder decoder embedding representation
+token feature regularization regularizer penalty constraint reward
 """.split())
 # ... and these too when the long form is long (a field names its concepts briefly).
 LONG_COMPONENT_HEADS = frozenset(concept_key(w) for w in "model network process transformer".split())

@@ -165,38 +165,21 @@ def _proper(surface: str) -> bool:
     return surface[:1].isupper() or any(c.isdigit() for c in surface)
 
 
-_SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+(?=\s|$)|$)")
-# a sentence about the paper itself (its contribution, its method, its results)
-_ABOUT_THE_PAPER = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article|note)|here|herein|propos|introduc|"
-                              r"present|develop|design)")
-
-
-def _aside(low: str) -> bytearray:
-    """1 for each character of a sentence that is not about the paper (background, motivation)."""
-    aside = bytearray(len(low))
-    for sentence in _SENTENCE.finditer(low):
-        if _ABOUT_THE_PAPER.search(sentence.group()) is None:
-            start, end = sentence.span()
-            aside[start:end] = b"\1" * (end - start)
-    return aside
-
-
 def _artifact(name: str) -> bool:
     """A named artifact (a model, a dataset), not a concept: one token with a digit or an inner
-    capital (`GPT-4`, `ChatGPT`, `ImageNet`, `nuScenes`)."""
-    return " " not in name and (any(c.isdigit() for c in name) or any(c.isupper() for c in name[1:]))
+    capital after a lower-case letter (`GPT-4`, `ChatGPT`, `ImageNet`, `nuScenes`; not `Pre-Training`)."""
+    return " " not in name and (any(c.isdigit() for c in name) or re.search(r"[a-z][A-Z]", name) is not None)
 
 
 def in_context(text: str, extraction: Extraction) -> Extraction:
     """``extraction`` without the mentions that every occurrence puts in a negated, contrasted
-    or evaluation context, nor a named model or dataset named once, in passing, in a sentence that
-    is not about the paper (`ImageNet-scale OOD detection is hard`); benchmarks set aside become
-    the ``datasets`` property."""
+    or evaluation context, nor a named model or dataset named only once, in passing (`we also
+    fine-tune LLaMA`, `ImageNet-scale OOD detection is hard`); benchmarks set aside become the
+    ``datasets`` property."""
     if not any(m.kind in JUDGED_KINDS and m.surfaces for m in extraction.concepts):
         return extraction
     low = text.translate(_ASCII_LOWER)
     negated, evaluation = _scopes(text)
-    aside = _aside(low)
     mask = bytearray(len(text))  # what scope each character is in (a negation wins over an evaluation)
     for spans, scope in ((evaluation, _EVALUATED), (negated, _NEGATED)):
         for start, end in spans:
@@ -220,7 +203,7 @@ def in_context(text: str, extraction: Extraction) -> Extraction:
                 scope = mask[at]
                 if scope == _FREE_TEXT or scope == _EVALUATED and not (benchmark or _proper(surface)):
                     free += 1
-                    about = about or not aside[at] or not artifact
+                    about = not artifact  # a named model or dataset counts only named twice
                     if about or free > 1:
                         break
                 only_evaluated = only_evaluated and scope == _EVALUATED
