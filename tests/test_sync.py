@@ -37,7 +37,7 @@ def paper(pid: str, name: str, body: str = "", *, seed: str = "s.txt", n: int = 
 
 
 def sync(vault, files, **kw):
-    with VaultSession(vault, recreate_deleted=kw.pop("recreate_deleted", False)) as s:
+    with VaultSession(vault, recreate_deleted=kw.pop("recreate_deleted", False), dry_run=kw.get("dry_run", False)) as s:
         return s.apply(files, **kw)
 
 
@@ -190,6 +190,14 @@ def test_a_second_session_on_the_same_vault_is_refused(vault):
             VaultSession(vault).__enter__()
     with VaultSession(vault):  # released afterwards
         pass
+
+
+def test_two_writers_with_different_state_folders_are_refused_too(vault, tmp_path):
+    """The lock lives in the vault: another state folder (VAULTSYNC_STATE_DIR) is no way round it."""
+    with VaultSession(vault, state_dir=tmp_path / "state-one"):
+        with pytest.raises(VaultsyncError, match="being written by another vaultsync"):
+            VaultSession(vault, state_dir=tmp_path / "state-two").__enter__()
+    assert (vault / ".vaultsync" / "lock").exists()
 
 
 def test_a_symlink_out_of_the_vault_is_never_written_through(vault, tmp_path):

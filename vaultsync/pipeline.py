@@ -63,7 +63,8 @@ class Exporter:
         self.pm = pm
         self.options = options
         self.remember = remember  # keep extractions in memory for the next run (False: free them)
-        self.session = VaultSession(self.vault_dir, recreate_deleted=options.recreate_deleted)
+        self.session = VaultSession(self.vault_dir, recreate_deleted=options.recreate_deleted,
+                                    dry_run=options.dry_run)
         self._seeds: dict[str, CachedSeed] = {}
         self._extracted: dict[str, Extracted] = {}
         self._taught: tuple = ()

@@ -35,7 +35,6 @@ from types import MappingProxyType
 from typing import Any, Iterable
 
 import yaml
-from filelock import FileLock, Timeout
 
 from . import state as state_mod
 from .errors import VaultsyncError
@@ -44,6 +43,7 @@ from .edit_matching import match_papers
 from .records import DeferredNote, OutputFile, SyncReport, normalise_text
 from .regions import merge_note
 from .state import NoteRecord, PaperRecord, State
+from .vault_lock import VaultLock
 from .write import (NoteChangedError, WriteBatch, check_relative, file_signature, resolve_vault_path,
                     sweep_temp_files, write_bytes_atomically)
 
@@ -86,17 +86,19 @@ def note_stem(name: str) -> str:
 class VaultSession:
     """Exclusive, stateful access to one vault for one run. Use as a context manager.
 
-    ``__enter__`` takes the vault's writer lock (a second vaultsync fails at once with
-    ``VaultsyncError``), removes temp files a crash left, opens the state and indexes every note
-    carrying a ``vaultsync_id`` (dot-folders and symlinks are skipped).
+    ``__enter__`` takes the vault's writer lock (``.vaultsync/lock``, in the vault: a second
+    vaultsync fails at once with ``VaultsyncError``, whatever its state folder), removes temp files a crash left, opens the state and indexes every note
+    carrying a ``vaultsync_id`` (dot-folders and symlinks are skipped). A ``dry_run`` session
+    writes nothing: it sweeps nothing, and takes the lock only in a vault vaultsync wrote before.
     """
 
     def __init__(self, vault: str | os.PathLike, *, recreate_deleted: bool = False,
-                 state_dir: str | os.PathLike | None = None):
+                 state_dir: str | os.PathLike | None = None, dry_run: bool = False):
         self.vault = Path(vault)
         self.recreate_deleted = recreate_deleted
+        self.dry_run = dry_run
         self._state_dir = Path(state_dir) if state_dir is not None else None
-        self._lock: FileLock | None = None
+        self._lock: VaultLock | None = None
         self.state: State | None = None
         self._scanned: dict[str, tuple[str, str | None]] | None = None  # id -> (path, type)
         self._matched: dict[str, str] = {}  # new id -> old id
@@ -111,19 +113,11 @@ class VaultSession:
         self.root = self.vault.resolve()
         folder = self._state_dir or state_mod.state_dir()
         folder.mkdir(parents=True, exist_ok=True)
-        key = state_mod.vault_key(self.root)
-        self._pid_file = folder / f"{key}.pid"
-        lock = FileLock(folder / f"{key}.lock", timeout=0)
+        lock = VaultLock(self.root)
+        if lock.acquire(create=not self.dry_run):
+            self._lock = lock
         try:
-            lock.acquire()
-        except Timeout:
-            raise VaultsyncError(
-                f"{self.root} is being written by another vaultsync (pid {self._holder()}); "
-                "wait for it or stop it") from None
-        self._lock = lock
-        try:
-            self._pid_file.write_text(str(os.getpid()))
-            for path in sweep_temp_files(self.root):
+            for path in sweep_temp_files(self.root) if not self.dry_run else ():
                 log.info("removed %s left by an interrupted run", path)
             self.state = State(self.root, folder)
         except BaseException:
@@ -138,12 +132,6 @@ class VaultSession:
         if self._lock is not None:
             self._lock.release()
             self._lock = None
-
-    def _holder(self) -> str:
-        try:
-            return self._pid_file.read_text().strip() or "unknown"
-        except OSError:
-            return "unknown"
 
     @property
     def _index(self) -> dict[str, tuple[str, str | None]]:
@@ -695,5 +683,5 @@ def sync_files(files: Iterable[OutputFile], vault: str | os.PathLike, *,
                seeds: Iterable[str] = (), dry_run: bool = False,
                recreate_deleted: bool = False) -> SyncReport:
     """One-shot sync: open a session on ``vault``, apply ``files``, close it."""
-    with VaultSession(vault, recreate_deleted=recreate_deleted) as session:
+    with VaultSession(vault, recreate_deleted=recreate_deleted, dry_run=dry_run) as session:
         return session.apply(files, seeds=seeds, dry_run=dry_run)
