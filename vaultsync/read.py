@@ -45,11 +45,16 @@ def printable(name: str) -> str:
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def list_seed_files(seeds_dir: Path) -> list[str]:
-    """Every candidate seed file below ``seeds_dir`` (relative POSIX paths, sorted)."""
+def require_seeds_folder(seeds_dir: Path) -> None:
+    """``VaultsyncError`` unless ``seeds_dir`` is a folder."""
     if not seeds_dir.is_dir():
         what = "is not a folder" if seeds_dir.exists() else "does not exist"
         raise VaultsyncError(f"seeds folder {seeds_dir} {what}; create it or pass the right path")
+
+
+def list_seed_files(seeds_dir: Path) -> list[str]:
+    """Every candidate seed file below ``seeds_dir`` (relative POSIX paths, sorted)."""
+    require_seeds_folder(seeds_dir)
     found = []
     for root, dirs, files in os.walk(seeds_dir, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
