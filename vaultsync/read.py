@@ -13,6 +13,7 @@ import pluggy
 from .errors import VaultsyncError
 from .plugins import call_safely
 from .records import Seed
+from .regular_files import require_regular_file
 
 log = logging.getLogger(__name__)
 
@@ -73,14 +74,13 @@ def read_seed_file(seeds_dir: Path, relative: str, pm: pluggy.PluginManager) -> 
     path = seeds_dir / relative
     display = display_name(seeds_dir, relative)
     if path.is_symlink():
-        target = path.resolve()
-        if not target.is_relative_to(seeds_dir.resolve()):
+        target = Path(os.path.realpath(path))  # (never raises: a link to itself stays as it is)
+        if not target.is_relative_to(Path(os.path.realpath(seeds_dir))):
             raise VaultsyncError(
                 f"{display}: is a link to {printable(str(target))}, outside the seeds folder; "
                 "skipped it (copy the file into the seeds folder instead)"
             )
-    if not path.is_file():
-        raise VaultsyncError(f"{display}: is not a regular file; skipped it")
+    require_regular_file(path, display)  # a named pipe, a device, a link loop: one line, never a hang
     safe_relative = printable(relative)
     outcome = call_safely(pm, "vaultsync_read_seed", context_text=display, path=path, relative=safe_relative)
     seed = outcome.result

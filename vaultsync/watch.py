@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import errno
 import gc
-import hashlib
 import logging
 import os
 import sys
@@ -41,6 +40,7 @@ from .errors import VaultsyncError
 from .pipeline import Exporter
 from .read import display_name, is_ignored, require_seeds_folder
 from .records import SyncReport
+from .regular_files import file_digest
 
 log = logging.getLogger(__name__)
 
@@ -176,13 +176,10 @@ def _stability_signature(path: Path) -> tuple | None:
     """(size, mtime_ns, inode, sha256) of a file, None if gone: equal twice means it is still."""
     try:
         before = os.stat(path)
-        digest = hashlib.sha256()
-        with open(path, "rb") as handle:
-            while block := handle.read(1 << 20):  # bounded memory, even for a huge seed
-                digest.update(block)
     except OSError:
         return None
-    return (before.st_size, before.st_mtime_ns, before.st_ino, digest.hexdigest())
+    # (in blocks, and only a regular file: a named pipe must not hang the watcher)
+    return (before.st_size, before.st_mtime_ns, before.st_ino, file_digest(path))
 
 
 class _Hints(FileSystemEventHandler):
