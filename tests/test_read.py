@@ -146,14 +146,14 @@ def test_a_symlink_out_of_the_seeds_folder_is_refused(tmp_path, pm):
 def test_an_unreadable_file_is_named_and_the_others_still_read(tmp_path, pm, monkeypatch):
     write(tmp_path, "locked.txt", f"ICML 2026\n\n{ABSTRACT}\n")
     write(tmp_path, "open.txt", f"ICML 2026\n\n{OTHER}\n")
-    real_open = open
+    real_open = os.open  # (the tests may run as root, whom permissions do not stop)
 
     def guarded_open(path, *args, **kwargs):
         if str(path).endswith("locked.txt"):
             raise PermissionError(13, "Permission denied")
         return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr("builtins.open", guarded_open)
+    monkeypatch.setattr(os, "open", guarded_open)
     result = read_seeds(tmp_path, pm)
     assert [s.path for s in result.seeds] == ["open.txt"]
     assert "locked.txt" in result.failed[0] and "permission" in result.failed[0]
