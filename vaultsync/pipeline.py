@@ -28,6 +28,7 @@ from .render import render, render_lazily
 from .run_cache import (cache_encoded, carry_over_lessons, code_signature, conversion_key, extraction_fingerprint,
                         last_run, load_conversions, load_extractions, remember_run, render_fingerprint,
                         run_print, save_conversions, save_extractions)
+from .state_db import StateDamaged
 from .sync import VaultSession
 from .teaching import taught_concepts, user_concept_notes
 
@@ -220,8 +221,20 @@ class Exporter:
 
         ``changed``: seed files to re-read even if their stat signature looks unchanged. A seed
         file that is gone (since the last run, or since the state last saw it) has its papers
-        marked removed.
+        marked removed. A state database found damaged before any note was written has been
+        replaced by an empty one: the run starts again on it (and says so in a warning).
         """
+        state = self.session.state
+        notices = [str(state.repaired)] if state.repaired is not None else []
+        state.repaired = None
+        try:
+            report = self._run(changed)
+        except StateDamaged as damaged:  # (raised by the sync only as a StateError)
+            notices.append(str(damaged))
+            report = self._run(changed)
+        return replace(report, warnings=tuple(notices) + report.warnings) if notices else report
+
+    def _run(self, changed: Iterable[str] | None) -> SyncReport:
         self._stage = None
         for relative in changed or ():
             self._seeds.pop(relative, None)

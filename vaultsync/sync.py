@@ -29,10 +29,11 @@ import logging
 import marshal
 import os
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 import yaml
 
@@ -43,6 +44,7 @@ from .edit_matching import match_papers
 from .records import DeferredNote, OutputFile, SyncReport, normalise_text
 from .regions import merge_note
 from .state import NoteRecord, PaperRecord, State
+from .state_db import StateDamaged, StateError
 from .vault_lock import VaultLock
 from .write import (NoteChangedError, WriteBatch, check_relative, file_signature, resolve_vault_path,
                     sweep_temp_files, write_bytes_atomically)
@@ -138,11 +140,12 @@ class VaultSession:
         """id -> (path, type) of every note carrying a ``vaultsync_id``; the vault is read on
         first use, so a run that finds nothing to do never reads a note."""
         if self._scanned is None:
-            self._scanned = {}
-            self._scan()
+            self._scanned = self._scan()  # (left unset if the scan fails: asked again, it scans again)
         return self._scanned
 
-    def _scan(self) -> None:
+    def _scan(self) -> dict[str, tuple[str, str | None]]:
+        index: dict[str, tuple[str, str | None]] = {}
+        self._warnings = []
         found: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
         known = self.state.notes()
         # a note whose stat signature is the one vaultsync recorded is what it wrote: its id and
@@ -190,7 +193,8 @@ class VaultSession:
                 self._warnings.append(
                     f"{first[0]} and {others} carry the same vaultsync_id; vaultsync updates "
                     f"{first[0]} only (remove vaultsync_id from the copy)")
-            self._index[vid] = places[0]
+            index[vid] = places[0]
+        return index
 
     def refresh(self) -> None:
         """Catch up with notes moved, renamed, deleted or added in the vault since the last scan.
@@ -309,7 +313,7 @@ class VaultSession:
         seeds = list(seeds)
         run = _Run(self, dry_run, render_fingerprint)
         try:
-            with self.state.transaction():
+            with self._damage_while_writing(), self.state.transaction():
                 # ``files`` may be rendered as they are asked for: each is written (in batches of
                 # ``_BATCH``) and let go, so the text of every note is never in memory at once
                 for f in files:
@@ -332,6 +336,18 @@ class VaultSession:
         except _DryRun:
             pass
         return run.report(seeds)
+
+
+    @contextmanager
+    def _damage_while_writing(self) -> Iterator[None]:
+        """A state found damaged once notes are being written: the run stops, and the next one
+        rebuilds the state (a run that found it damaged before writing goes on at once)."""
+        try:
+            yield
+        except StateDamaged as damaged:
+            raise StateError(f"the state database {damaged.path} was damaged ({damaged.reason}) while notes "
+                             f"were being written; vaultsync moved it to {damaged.moved_to.name}: run vaultsync "
+                             "again to rebuild it from the vault") from None
 
 
 class _DryRun(Exception):
@@ -404,6 +420,8 @@ class _Run:
                     if attempt == 2:
                         self.conflicts.append(f"{where or f.path}: changed while vaultsync was "
                                               "writing it; run vaultsync again")
+        except StateError:
+            raise  # not this note's problem: the run stops
         except VaultsyncError as exc:
             self.errors.append(str(exc))
         except yaml.YAMLError as exc:
@@ -588,6 +606,8 @@ class _Run:
                 continue
             try:
                 self._mark_removed(vid, rel, kind, paper_seeds.get(vid), seeds)
+            except StateError:
+                raise
             except (VaultsyncError, OSError, UnicodeDecodeError) as exc:
                 self.warnings.append(f"{rel}: no longer derived from the seeds, but it could not be "
                                      f"marked removed ({exc})")
