@@ -26,7 +26,7 @@ from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_sign
 from .records import Abstract, DeferredNote, ExtractContext, OutputFile, Seed, SyncReport, VaultModel, frozen_mapping
 from .render import render, render_lazily
 from .run_cache import (cache_encoded, carry_over_lessons, code_signature, conversion_key, extraction_fingerprint,
-                        last_run, load_conversions, load_extractions, remember_run, render_fingerprint,
+                        forget_run, last_run, load_conversions, load_extractions, remember_run, render_fingerprint,
                         run_print, save_conversions, save_extractions)
 from .state_db import StateDamaged
 from .sync import VaultSession
@@ -280,7 +280,13 @@ class Exporter:
                 # (what was written into each note served the hooks: let it go)
                 report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures),
                                  written=frozen_mapping())
-                remember_run(state, begun.after(self.vault_dir), report)
+                # a run that failed somewhere (a full disk, a plugin, a seed it could not read) is
+                # not what the same seeds give: the next run does the work again, and none replays
+                # its errors; only the seeds' own problems (their bytes are in the print) may recur
+                if not report.errors and set(report.warnings) <= set(read.problems):
+                    remember_run(state, begun.after(self.vault_dir), report)
+                else:
+                    forget_run(state)
         self._step(None)
         return report
 

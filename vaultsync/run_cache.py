@@ -323,6 +323,11 @@ def remember_run(state: State, then: RunPrint, report: SyncReport) -> None:
     state.put_blob(_LAST_RUN, json.dumps(record, ensure_ascii=False).encode("utf-8"))
 
 
+def forget_run(state: State) -> None:
+    """Forget the last run: the next one cannot be served from it."""
+    state.put_blob(_LAST_RUN, b"")
+
+
 def conversion_key(text: str, links) -> str:
     """The key of an abstract's Markdown: its text and inline links (separators no text holds)."""
     joined = "\x00".join([text, *("\x1f".join(pair) for pair in links)])
