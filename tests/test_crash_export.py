@@ -141,3 +141,63 @@ def test_a_note_rewritten_by_a_run_killed_before_saving_its_state_stays_its_pape
     (seeds / "seed0.txt").write_text(original, encoding="utf-8")  # the edit undone
     export()
     assert live_papers() == before
+
+
+# The child exports with ``os.replace`` watched: it kills itself with SIGKILL right after the
+# first rename into the folder given (or, for "state", just before the state is saved).
+KILLED_CHILD = r"""
+import os, signal, sys
+from pathlib import Path
+from vaultsync.pipeline import ExportOptions, export
+from vaultsync.plugins import get_plugin_manager
+from vaultsync.sync import _Run
+
+seeds, vault, where = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+real_replace = os.replace
+
+def replace_then_die(source, target, *args, **kwargs):
+    real_replace(source, target, *args, **kwargs)
+    if f"/{where}/" in os.fspath(target):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+def save_state_die(*args, **kwargs):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+if where == "state":
+    _Run.save_state = save_state_die
+else:
+    os.replace = replace_then_die
+export(seeds, vault, get_plugin_manager(), ExportOptions())
+"""
+
+
+def files_of(vault: Path) -> dict[str, bytes]:
+    return {p.relative_to(vault).as_posix(): p.read_bytes() for p in sorted(vault.rglob("*"))
+            if p.is_file() and not p.name.startswith("lock")}
+
+
+@pytest.mark.parametrize("where", ["Concepts", "Maps", "state"])
+def test_a_run_killed_between_its_renames_and_its_state_ends_as_if_never_killed(tmp_path, where):
+    """vaultsync's own notes, renamed into place by a run killed before it saved its state, are
+    never taken for the user's edits: no false lessons, no map frozen, no note missing."""
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1796083200"}
+    bundled = sorted((ROOT / "seeds").glob("*.txt"))
+    for name in ("seeds", "reference-seeds"):
+        (tmp_path / name).mkdir()
+        shutil.copy(bundled[0], tmp_path / name)
+    vault, reference = tmp_path / "vault", tmp_path / "reference"
+    run_export(tmp_path / "seeds", vault, {**env, "VAULTSYNC_STATE_DIR": str(tmp_path / "state")})
+    run_export(tmp_path / "reference-seeds", reference, {**env, "VAULTSYNC_STATE_DIR": str(tmp_path / "ref-state")})
+    for name in ("seeds", "reference-seeds"):
+        shutil.copy(bundled[1], tmp_path / name)  # a second seed file: concept notes and maps change
+
+    env["VAULTSYNC_STATE_DIR"] = str(tmp_path / "state")
+    killed = subprocess.run([sys.executable, "-c", KILLED_CHILD, str(tmp_path / "seeds"), str(vault), where],
+                            env=env, capture_output=True, timeout=300)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr.decode()[-3000:]
+    run_export(tmp_path / "seeds", vault, env)
+    run_export(tmp_path / "reference-seeds", reference, {**env, "VAULTSYNC_STATE_DIR": str(tmp_path / "ref-state")})
+    assert not (vault / ".vaultsync/taught.json").exists()  # nothing learnt from vaultsync's own notes
+    mine, theirs = files_of(vault), files_of(reference)
+    assert sorted(set(mine) ^ set(theirs)) == []
+    assert [p for p in mine if mine[p] != theirs[p]] == []

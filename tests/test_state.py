@@ -133,3 +133,21 @@ def test_doctor_names_a_damaged_state_and_leaves_it_where_it_is(exported):
     findings = diagnose(vault, state_dir=database.parent)
     assert [f.check for f in findings if "damaged" in f.message] == ["state-unusable"]
     assert database.read_bytes().startswith(b"this is not an SQLite database")
+
+
+def test_deleting_the_state_is_safe_even_after_the_seeds_changed(tmp_path, exported):
+    """The README's advice: delete the state and the next run rebuilds it from the vault. The
+    maps the new seed changes are rewritten (not frozen as "rearranged"), nothing is learnt."""
+    seeds, vault, database = exported
+    reference = tmp_path / "reference"
+    shutil.copytree(vault, reference)
+    shutil.copytree(database.parent, tmp_path / "reference-state")
+    (seeds / "new.txt").write_text(NEW_SEED, encoding="utf-8")
+    shutil.rmtree(database.parent)
+    done = cli(tmp_path, "export", str(seeds), str(vault))
+    assert done.returncode == 0 and " 0 conflicts" in done.stdout, done.stdout + done.stderr
+    env = {**os.environ, "VAULTSYNC_STATE_DIR": str(tmp_path / "reference-state"), "SOURCE_DATE_EPOCH": "1796083200"}
+    ref = subprocess.run([sys.executable, "-m", "vaultsync", "export", str(seeds), str(reference)], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert ref.returncode == 0, ref.stderr
+    assert vault_files(vault) == {p: data for p, data in vault_files(reference).items()}

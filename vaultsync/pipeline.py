@@ -173,7 +173,7 @@ class Exporter:
         model = link_additions(self._model, list(new.values()), extracted, self.session.existing_names().values())
         files = [f for f in render(model, self.options.format, self.pm, {"config": self.options.config})
                  if f.vaultsync_id in new]
-        report = self.session.apply(files, partial=True,
+        report = self.session.apply(files, partial=True, settle=False,  # (the full run settles)
                                     papers=[(a.id, a.seed, a.paragraph, a.text) for a in new.values()])
         self._previewed = _merged(self._previewed, report) if self._previewed else report
         return report
@@ -243,7 +243,8 @@ class Exporter:
             self._code = code_signature(self.pm)
         run_options = {"format": self.options.format, "config": self.options.config,
                        "recreate_deleted": self.options.recreate_deleted}
-        asks = not self.options.dry_run and not changed  # whether the last run may serve
+        # whether the last run may serve (not when an interrupted run's notes are still to report)
+        asks = not self.options.dry_run and not changed and not self.session.recovered
         # the seeds as this run reads them (and the vault, if the last run may serve)
         begun = run_print(self._code, self.seeds_dir, self.vault_dir if asks else None, run_options)
         if asks:
@@ -266,7 +267,7 @@ class Exporter:
                 gone = {p.seed for p in state.papers()} - set(self._seeds)
                 report = self.session.apply(
                     self._counted(files), dry_run=self.options.dry_run,
-                    seeds=[seed.path for seed in read.seeds] + sorted(gone),
+                    seeds=[seed.path for seed in read.seeds] + sorted(gone), settle=False,
                     render_fingerprint=render_fingerprint(self._code, self.options.format, self.options.config))
             if self._previewed is not None:  # one round: the notes the preview wrote count as this run's
                 report, self._previewed = _merged(self._previewed, report), None
@@ -280,6 +281,7 @@ class Exporter:
                 # (what was written into each note served the hooks: let it go)
                 report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures),
                                  written=frozen_mapping())
+                self.session.settle()  # the notes written are accounted for: hooks run, state saved
                 # a run that failed somewhere (a full disk, a plugin, a seed it could not read) is
                 # not what the same seeds give: the next run does the work again, and none replays
                 # its errors; only the seeds' own problems (their bytes are in the print) may recur

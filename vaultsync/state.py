@@ -31,7 +31,8 @@ CREATE TABLE IF NOT EXISTS notes (
     region_sha TEXT,
     input_sha TEXT,                -- hash of the OutputFile that produced content_sha
     owned_keys TEXT,               -- JSON list of the frontmatter keys vaultsync wrote
-    signature TEXT                 -- JSON [inode, size, mtime_ns] after the write
+    signature TEXT,                -- JSON [inode, size, mtime_ns] after the write
+    proposed TEXT                  -- JSON of the properties the user may edit too, as vaultsync wrote them
 );
 CREATE TABLE IF NOT EXISTS seeds (path TEXT PRIMARY KEY, sha TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS papers (
@@ -76,6 +77,7 @@ class NoteRecord:
     input_sha: str | None = None
     owned_keys: tuple[str, ...] = ()
     signature: tuple[int, int, int] | None = None
+    proposed: str | None = None  # ``property_merge.proposal``: the base of the next three-way merge
 
     @property
     def vaultsync_id(self) -> str | None:
@@ -110,6 +112,9 @@ class State:
         self._notes: dict[str, NoteRecord] | None = None
         self._db = StateDatabase(self.path, _SCHEMA, repair, on_replaced=self._forget)
         self.repaired: StateDamaged | None = self._db.repaired
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(notes)")}
+        if "proposed" not in columns:  # a state written before vaultsync merged the user's properties
+            self._db.execute("ALTER TABLE notes ADD COLUMN proposed TEXT")
 
     def _forget(self) -> None:
         self._notes = None
@@ -153,9 +158,9 @@ class State:
                 rec = replace(rec, owned_keys=tuple(owned), signature=tuple(sig) if sig else None)
             self._notes[rec.key] = rec
         self._db.execute(
-            "INSERT OR REPLACE INTO notes VALUES (?,?,?,?,?,?,?,?)",
+            "INSERT OR REPLACE INTO notes VALUES (?,?,?,?,?,?,?,?,?)",
             (rec.key, rec.path, rec.kind, rec.content_sha, rec.region_sha, rec.input_sha,
-             _owned_json(tuple(owned)), _signature_json(sig) if sig else None),
+             _owned_json(tuple(owned)), _signature_json(sig) if sig else None, rec.proposed),
         )
 
     def delete_note(self, key: str) -> None:
@@ -261,9 +266,9 @@ class State:
 
 
 def _note(row: tuple) -> NoteRecord:
-    key, path, kind, content, region, inp, owned, sig = row
+    key, path, kind, content, region, inp, owned, sig, proposed = row
     return NoteRecord(key, path, kind, content, region, inp, _owned_keys(owned) if owned else (),
-                      _signature(sig) if sig else None)
+                      _signature(sig) if sig else None, proposed)
 
 
 @lru_cache(maxsize=1024)  # most notes of a kind own the same keys

@@ -41,11 +41,14 @@ from . import state as state_mod
 from .errors import VaultsyncError
 from .frontmatter_io import FrontmatterError, note_head, read_frontmatter, split_note
 from .edit_matching import match_papers
+from .journal import JournalEntry, WriteJournal, recover
+from .property_merge import merge_base, merge_properties, proposal
 from .records import DeferredNote, OutputFile, SyncReport, normalise_text
 from .regions import merge_note
 from .state import NoteRecord, PaperRecord, State
 from .state_db import StateDamaged, StateError
 from .vault_lock import VaultLock
+from .whole_files import WholeFileLedger
 from .write import (NoteChangedError, WriteBatch, check_relative, file_signature, resolve_vault_path,
                     sweep_temp_files, write_bytes_atomically)
 
@@ -106,6 +109,8 @@ class VaultSession:
         self._matched: dict[str, str] = {}  # new id -> old id
         self._papers: list[PaperRecord] | None = None
         self._warnings: list[str] = []
+        self.journal = WriteJournal(None)
+        self.recovered: dict[str, bool] = {}  # notes an interrupted run wrote: path -> existed before
 
     # -- lifecycle -------------------------------------------------------------------------
     def __enter__(self) -> "VaultSession":
@@ -122,6 +127,11 @@ class VaultSession:
             for path in sweep_temp_files(self.root) if not self.dry_run else ():
                 log.info("removed %s left by an interrupted run", path)
             self.state = State(self.root, folder)
+            self.ledger = WholeFileLedger(self.root, writes=not self.dry_run)
+            if not self.dry_run:
+                self.journal = WriteJournal(folder / f"{state_mod.vault_key(self.root)}.journal")
+                if self.journal.exists():
+                    self.recovered = recover(self.state, self.root, self.journal)
         except BaseException:
             self.__exit__(None, None, None)
             raise
@@ -294,7 +304,7 @@ class VaultSession:
     def apply(self, files: Iterable[OutputFile | DeferredNote], *, seeds: Iterable[str] = (),
               dry_run: bool = False, partial: bool = False,
               papers: Iterable[tuple[str, str, int, str]] = (),
-              render_fingerprint: str | None = None) -> SyncReport:
+              render_fingerprint: str | None = None, settle: bool = True) -> SyncReport:
         """Bring the vault in line with ``files``; return what changed.
 
         Each file is merged into the note carrying its ``vaultsync_id`` (wherever it is) or
@@ -308,7 +318,9 @@ class VaultSession:
         A ``DeferredNote`` among ``files`` is rendered only when its note may change: not when
         the note is as vaultsync wrote it from the same input as an earlier run rendered from the
         same inputs key, under the same ``render_fingerprint`` (the code, format and config that
-        render it; None: every note is rendered).
+        render it; None: every note is rendered). The notes an interrupted run wrote (``recovered``)
+        count as created or updated here. ``settle``: the sync is all there is to the run (else the
+        caller calls ``settle()`` once what follows, e.g. the after-sync hooks, is done).
         """
         seeds = list(seeds)
         run = _Run(self, dry_run, render_fingerprint)
@@ -335,7 +347,27 @@ class VaultSession:
                     run.save_state(seeds, self._papers)
         except _DryRun:
             pass
-        return run.report(seeds)
+        except BaseException:
+            if not dry_run:  # (a watcher's session goes on: what was renamed into place is known)
+                self._recover_quietly()
+            raise
+        if not dry_run:
+            self.ledger.settle()
+        report = run.report(seeds)
+        if settle:
+            self.settle()
+        return report
+
+    def settle(self) -> None:
+        """What was written is accounted for (the state saved, the hooks run): empty the journal."""
+        self.journal.clear()
+        self.recovered = {}
+
+    def _recover_quietly(self) -> None:
+        try:
+            self.recovered = {**recover(self.state, self.root, self.journal), **self.recovered}
+        except Exception:  # (the error in hand is the one to report; the next session recovers)
+            log.debug("could not recover the journal", exc_info=True)
 
 
     @contextmanager
@@ -489,10 +521,11 @@ class _Run:
             # a file owned whole (a canvas, a JSONL dump) that someone changed since vaultsync
             # wrote it -- a map the user rearranged -- is theirs now: propose, don't overwrite
             edited = (old_bytes is not None and old_bytes != f.body.encode("utf-8")
-                      and (rec is None or rec.content_sha != _sha(old_bytes)))
+                      and (rec is None or rec.content_sha != _sha(old_bytes))
+                      and not self.s.ledger.wrote(rel, _sha(old_bytes)))
             if edited:
                 return self._conflict(f, rel, "it was changed since vaultsync wrote it", f.body)
-            return self._finish(f, key, rel, target, sig, old_bytes, f.body, None, (), inp)
+            return self._finish(f, key, rel, target, sig, old_bytes, f.body, None, (), inp, None)
         try:
             existing = old_bytes.decode("utf-8") if old_bytes is not None else None
         except UnicodeDecodeError as exc:
@@ -505,6 +538,10 @@ class _Run:
                 why = "a note of your own" if not other else "the note of another vaultsync_id"
                 return self._conflict(f, rel, f"it is {why}", merge_note(None, fm, f.body).text)
         owned = list(fm or ())
+        proposed = proposal(fm)  # (before the user's edits are merged in: the next merge's base)
+        if fm is not None and old_fm:
+            untouched = rec is not None and rec.content_sha == _sha(old_bytes)
+            fm = merge_properties(fm, old_fm, merge_base(rec.proposed if rec else None, old_fm, untouched))
         if rec is not None:
             owned += [k for k in rec.owned_keys if k not in owned]
         if old_fm and old_fm.get(REMOVED_KEY) == REMOVED_VALUE and fm is not None:
@@ -518,9 +555,9 @@ class _Run:
         if result.conflict:
             return self._conflict(f, rel, result.conflict, result.proposed)
         self._finish(f, key, rel, target, sig, old_bytes, result.text, result.region_sha,
-                     tuple(fm or ()), inp)
+                     tuple(fm or ()), inp, proposed)
 
-    def _finish(self, f, key, rel, target, sig, old_bytes, text, region_sha, owned, inp) -> None:
+    def _finish(self, f, key, rel, target, sig, old_bytes, text, region_sha, owned, inp, proposed) -> None:
         data = text.encode("utf-8")
         if data == old_bytes:
             self.unchanged += 1
@@ -532,30 +569,39 @@ class _Run:
             # the bytes are on disk (a temp file) now: keep their hash (and the note's frontmatter
             # text, for the report), not them, until the rename; and the file as given (a
             # DeferredNote, not what it rendered), to sync it again if the note changes meanwhile
-            self.pending.append((self.syncing, key, rel, target, _sha(data), region_sha, owned, inp,
+            self.pending.append((self.syncing, key, rel, target, _sha(data), region_sha, owned, inp, proposed,
                                  old_bytes is not None, _frontmatter_text(text) if f.merge else _NO_TEXT))
             return
         else:
+            item = (f, key, rel, target, _sha(data), region_sha, owned, inp, proposed, old_bytes is not None,
+                    _frontmatter_text(text) if f.merge else _NO_TEXT)
+            self._expect([item])
             write_bytes_atomically(target, data, expect=sig)
-            self._written(f, key, rel, target, _sha(data), region_sha, owned, inp, old_bytes is not None,
-                          _frontmatter_text(text) if f.merge else _NO_TEXT)
+            self._written(*item)
             return
         if self.dry_run:
             return
-        self._record(f, key, rel, target, _sha(data), region_sha, owned, inp)
+        self._record(f, key, rel, target, _sha(data), region_sha, owned, inp, proposed)
 
-    def _written(self, f, key, rel, target, content_sha, region_sha, owned, inp, existed: bool,
+    def _expect(self, items: list[tuple]) -> None:
+        """Record notes about to be renamed into place, durably, first: in the journal (for the
+        state) and, for files owned whole, in the vault's ledger (see ``whole_files``)."""
+        self.s.journal.record([_journal_entry(item) for item in items])
+        self.s.ledger.expect([(item[2], item[4]) for item in items if item[-1] is _NO_TEXT])
+
+    def _written(self, f, key, rel, target, content_sha, region_sha, owned, inp, proposed, existed: bool,
                  frontmatter_text: bytes | None | object) -> None:
         (self.updated if existed else self.created).append(rel)
         self._drop_conflict_copy(rel)
-        signature = self._record(f, key, rel, target, content_sha, region_sha, owned, inp)
+        signature = self._record(f, key, rel, target, content_sha, region_sha, owned, inp, proposed)
         if frontmatter_text is not _NO_TEXT:
             self.written[rel] = (frontmatter_text, signature)
 
-    def _record(self, f, key, rel, target, content_sha, region_sha, owned, inp) -> tuple[int, int, int] | None:
+    def _record(self, f, key, rel, target, content_sha, region_sha, owned, inp,
+                proposed) -> tuple[int, int, int] | None:
         """Record the note as written; return its file signature."""
         signature = file_signature(target)
-        self.s.state.put_note(NoteRecord(key, rel, f.kind, content_sha, region_sha, inp, owned, signature))
+        self.s.state.put_note(NoteRecord(key, rel, f.kind, content_sha, region_sha, inp, owned, signature, proposed))
         if f.vaultsync_id:
             self.s._index[f.vaultsync_id] = (rel, f.kind)
         return signature
@@ -565,6 +611,8 @@ class _Run:
         ``more``: other notes follow, to be staged in a new batch."""
         batch, self.batch = self.batch, None  # a note synced again here is written at once
         pending, self.pending = self.pending, []
+        if pending:  # what is about to be renamed into place, recorded first: see ``journal``
+            self._expect(pending)
         for item, error in zip(pending, batch.commit() if batch is not None else ()):
             f, key, rel = item[:3]
             if isinstance(error, NoteChangedError):
@@ -632,11 +680,13 @@ class _Run:
         if self.dry_run or result.text is None:
             return
         data = result.text.encode("utf-8")
-        write_bytes_atomically(target, data, expect=file_signature(target))
         rec = self.known.get(vid)
         owned = tuple(rec.owned_keys if rec else ()) + (REMOVED_KEY,)
-        self.s.state.put_note(NoteRecord(vid, rel, kind, _sha(data), rec.region_sha if rec else None,
-                                         None, owned, file_signature(target)))
+        written = NoteRecord(vid, rel, kind, _sha(data), rec.region_sha if rec else None, None, owned, None,
+                             rec.proposed if rec else None)
+        self.s.journal.record([JournalEntry(written, existed=True)])
+        write_bytes_atomically(target, data, expect=file_signature(target))
+        self.s.state.put_note(replace(written, signature=file_signature(target)))
 
     def save_state(self, seeds: list[str], papers: list[PaperRecord] | None) -> None:
         st = self.s.state
@@ -647,7 +697,8 @@ class _Run:
             rec = now.get(vid)
             if rec is None or rec.path != rel:
                 st.put_note(NoteRecord(vid, rel, kind, owned_keys=rec.owned_keys if rec else (),
-                                       region_sha=rec.region_sha if rec else None))
+                                       region_sha=rec.region_sha if rec else None,
+                                       proposed=rec.proposed if rec else None))
         if papers is not None:
             st.replace_papers(set(seeds) | {p.seed for p in papers}, papers,
                               forget_ids=self.s._matched.values())
@@ -657,9 +708,15 @@ class _Run:
         if self.skipped:
             warnings.append(f"{self.skipped} note(s) you deleted were not recreated "
                             "(ask to recreate deleted notes to get them back)")
+        created, updated = list(self.created), list(self.updated)
+        unchanged = self.unchanged
+        for rel, existed in self.s.recovered.items():  # written by an interrupted run: news still
+            if rel not in created and rel not in updated:
+                (updated if existed else created).append(rel)
+                unchanged = max(0, unchanged - 1)
         return SyncReport(
             papers=self.given_kinds["paper"], concepts=self.given_kinds["concept"],
-            created=tuple(self.created), updated=tuple(self.updated), unchanged=self.unchanged,
+            created=tuple(created), updated=tuple(updated), unchanged=unchanged,
             conflicts=tuple(self.conflicts), removed=tuple(self.removed),
             warnings=tuple(warnings), errors=tuple(self.errors), seeds=tuple(seeds),
             written=MappingProxyType(self.written),
@@ -667,6 +724,12 @@ class _Run:
 
 
 _NO_TEXT = object()  # a file written whole (a canvas): no frontmatter text to report
+
+
+def _journal_entry(item: tuple) -> JournalEntry:
+    """The journal's entry for a note about to be written (an item of ``_Run.pending``)."""
+    f, key, rel, _, content_sha, region_sha, owned, inp, proposed, existed, _ = item
+    return JournalEntry(NoteRecord(key, rel, f.kind, content_sha, region_sha, inp, owned, None, proposed), existed)
 
 
 def _frontmatter_text(text: str) -> bytes | None | object:
