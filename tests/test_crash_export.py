@@ -201,3 +201,41 @@ def test_a_run_killed_between_its_renames_and_its_state_ends_as_if_never_killed(
     mine, theirs = files_of(vault), files_of(reference)
     assert sorted(set(mine) ^ set(theirs)) == []
     assert [p for p in mine if mine[p] != theirs[p]] == []
+
+
+def test_restoring_an_older_seed_gives_a_paper_its_annotated_note_back(tmp_path, monkeypatch):
+    """Edit an abstract, delete its seed, copy the original back (as ``git checkout`` does): the
+    abstract gets its old, annotated note back -- no longer removed -- and no second note."""
+    from vaultsync.pipeline import ExportOptions, export
+    from vaultsync.plugins import get_plugin_manager
+
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+    seeds, vault = tmp_path / "seeds", tmp_path / "vault"
+    seeds.mkdir()
+    original = (ROOT / "seeds/000_923012a2bb372482.txt").read_text(encoding="utf-8")
+    header, first, *rest = original.split("\n\n")
+    seed = seeds / "icml.txt"
+
+    def run() -> dict[str, list[tuple[str, dict]]]:
+        export(seeds, vault, get_plugin_manager(), ExportOptions())
+        notes: dict[str, list[tuple[str, dict]]] = {}
+        for note in (vault / "Papers").glob("*.md"):
+            meta = read_frontmatter(split_note(note.read_text(encoding="utf-8"))[0])
+            notes.setdefault(meta["aliases"][0] if meta.get("aliases") else note.stem, []).append((note.name, meta))
+        return notes
+
+    seed.write_text(original, encoding="utf-8")
+    before = run()
+    edited = first + " In a revised version we also report results on two further datasets."
+    seed.write_text("\n\n".join([header, edited, *rest]), encoding="utf-8")
+    run()
+    [annotated] = [p for p in (vault / "Papers").glob("*.md") if "two further datasets" in p.read_text("utf-8")]
+    annotated.write_text(annotated.read_text(encoding="utf-8") + USER_TEXT, encoding="utf-8")
+    seed.unlink()
+    assert all(meta.get("status") == "removed" for notes in run().values() for _, meta in notes)
+    seed.write_text(original, encoding="utf-8")  # the older version, back
+    after = run()
+    assert {alias: len(notes) for alias, notes in after.items()} == {alias: 1 for alias in before}
+    assert not [name for notes in after.values() for name, meta in notes if meta.get("status") == "removed"]
+    assert annotated.read_text(encoding="utf-8").endswith(USER_TEXT)
+    assert "two further datasets" not in annotated.read_text(encoding="utf-8")

@@ -700,8 +700,13 @@ class _Run:
                                        region_sha=rec.region_sha if rec else None,
                                        proposed=rec.proposed if rec else None))
         if papers is not None:
-            st.replace_papers(set(seeds) | {p.seed for p in papers}, papers,
-                              forget_ids=self.s._matched.values())
+            forgotten = set(seeds) | {p.seed for p in papers}
+            # an abstract gone from its seed keeps its record while its note is in the vault
+            # (marked removed): when it comes back, edited or as it was before an edit (an older
+            # version of the seed restored), it is matched to that note, not given a second one
+            current = {p.id for p in papers} | set(self.s._matched.values())
+            kept = [p for p in st.papers() if p.seed in forgotten and p.id not in current and p.id in self.s._index]
+            st.replace_papers(forgotten, papers + kept, forget_ids=self.s._matched.values())
 
     def report(self, seeds: list[str]) -> SyncReport:
         warnings = list(self.warnings)
