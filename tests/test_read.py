@@ -220,3 +220,21 @@ def test_a_huge_file_streams_through_in_bounded_memory(tmp_path, pm):
     assert [a.text for a in result.seeds[0].abstracts] == [ABSTRACT, OTHER]
     assert "not an abstract" in result.problems[0] and "huge.txt" in result.problems[0]
     assert peak < 8_000_000, f"peak {peak:,} bytes while reading a 40 MB file"
+
+
+@pytest.mark.parametrize("first, second", [("Foo Workshop", "foo workshop"), ("NUL", "nul")])
+def test_collections_named_alike_but_for_case_are_one_note_every_link_resolving(tmp_path, pm, monkeypatch,
+                                                                                 first, second):
+    from vaultsync.doctor import diagnose
+    from vaultsync.pipeline import export
+
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    write(seeds, "a.txt", f"{first}\n\n{ABSTRACT}\n")
+    write(seeds, "b.txt", f"{second}\n\n{OTHER}\n")
+    assert {s.collection.name for s in read_seeds(seeds, pm).seeds} == {min(first, second)}
+    report = export(seeds, tmp_path / "vault", pm)
+    assert report.errors == () and report.warnings == ()
+    assert len(list((tmp_path / "vault" / "Collections").glob("*.md"))) == 1
+    assert [f for f in diagnose(tmp_path / "vault") if f.check == "unresolved-link"] == []

@@ -155,7 +155,7 @@ class Exporter:
         for relative in changed:
             self._seeds.pop(relative, None)
         read = read_seeds(self.seeds_dir, self.pm, only=[r for r in changed if (self.seeds_dir / r).is_file()],
-                          cache=self._seeds)
+                          cache=self._seeds, known=[c.collection for c in self._model.collections])
         now = {seed.path: {a.id for a in seed.abstracts} for seed in read.seeds}
         for relative, seed in before.items():
             if seed is not None and not {a.id for a in seed.abstracts} <= now.get(relative, set()):
