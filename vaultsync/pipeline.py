@@ -24,6 +24,7 @@ from .link import LinkOptions, link, link_additions, prepare_additions
 from .plugins import call_safely
 from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_signature
 from .records import Abstract, DeferredNote, ExtractContext, OutputFile, Seed, SyncReport, VaultModel, frozen_mapping
+from .renames import names_to_follow
 from .render import render, render_lazily
 from .run_cache import (cache_encoded, carry_over_lessons, code_signature, conversion_key, extraction_fingerprint,
                         forget_run, last_run, load_conversions, load_extractions, remember_run, render_fingerprint,
@@ -351,6 +352,12 @@ class Exporter:
                 [(a.id, a.seed, a.paragraph, a.text) for a in abstracts]).items():
             if old_id in existing:
                 existing[new_id] = existing[old_id]
+        # names read from undecodable text are not the user's: once the text is fixed, the
+        # notes are named afresh (and renamed by the sync)
+        papers, collections = names_to_follow(abstracts, existing, session.note_kinds())
+        session.follow_names(papers, renamed_from=collections)
+        for vid in (*papers, *collections.values()):
+            existing.pop(vid, None)
         user_concepts = {concept_key(taught.name): stem for stem, taught in user_notes}
         model = link(abstracts, extracted, LinkOptions(existing, frozenset(session.deleted_ids()), user_concepts))
         self._model = None if self.options.dry_run else model
@@ -371,6 +378,8 @@ def _merged(first: SyncReport, then: SyncReport) -> SyncReport:
     """Two syncs of one round as one report: a note created by the first is created."""
     created = dict.fromkeys(first.created + then.created)
     return replace(then, created=tuple(created), updated=tuple(p for p in then.updated if p not in created),
+                   renamed=frozen_mapping({**first.renamed, **then.renamed}),
+                   gone=tuple(sorted(set(first.gone) | set(then.gone))),
                    conflicts=first.conflicts + then.conflicts, errors=first.errors + then.errors,
                    warnings=first.warnings + then.warnings, written=frozen_mapping({**first.written, **then.written}))
 

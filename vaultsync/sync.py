@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Mapping
 
 import yaml
 
@@ -44,6 +44,7 @@ from .edit_matching import match_papers
 from .journal import JournalEntry, WriteJournal, recover
 from .property_merge import merge_base, merge_properties, proposal
 from .records import DeferredNote, OutputFile, SyncReport, normalise_text
+from .renames import move_views, rename_note
 from .regions import merge_note
 from .state import NoteRecord, PaperRecord, State
 from .state_db import StateDamaged, StateError
@@ -111,6 +112,7 @@ class VaultSession:
         self._warnings: list[str] = []
         self.journal = WriteJournal(None)
         self.recovered: dict[str, bool] = {}  # notes an interrupted run wrote: path -> existed before
+        self.following: set[str] = set()  # ids whose notes take their rendered names (``follow_names``)
 
     # -- lifecycle -------------------------------------------------------------------------
     def __enter__(self) -> "VaultSession":
@@ -250,6 +252,20 @@ class VaultSession:
     def existing_names(self) -> dict[str, str]:
         """id -> the stem of its note as it is now named in the vault."""
         return {vid: note_stem(path.rpartition("/")[2]) for vid, (path, _) in self._index.items()}
+
+    def note_kinds(self) -> dict[str, str | None]:
+        """id -> the type of its note (``paper``, ``concept``, ``collection``...)."""
+        return {vid: kind for vid, (_, kind) in self._index.items()}
+
+    def follow_names(self, ids: Iterable[str], renamed_from: Mapping[str, str] = MappingProxyType({})) -> None:
+        """The notes of ``ids`` take the names they are rendered with at the next ``apply`` (see
+        ``renames``); ``renamed_from`` (new id -> old id): notes whose id changed with their
+        name (a collection's), which then answer ``existing_path(new id)``."""
+        for new_id, old_id in renamed_from.items():
+            if old_id in self._index and new_id not in self._index:
+                self._matched[new_id] = old_id
+                self._index[new_id] = self._index.pop(old_id)
+        self.following = set(ids) | set(renamed_from)
 
     def changed_notes(self, kind: str | None = None, unknown_changed: bool = True) -> dict[str, str]:
         """id -> path of the notes (of ``kind``) whose bytes differ from what vaultsync last wrote:
@@ -403,6 +419,7 @@ class _Run:
         self.inputs = session.state.rendered(render_fingerprint) if render_fingerprint is not None else {}
         self.rendered: list[tuple[str, str, str]] = []
         self.deleted = session.deleted_ids()
+        self.renamed, self.gone = _renamed_and_gone(session, self.known, self.deleted)
         self.created: list[str] = []
         self.updated: list[str] = []
         self.unchanged = 0
@@ -441,6 +458,8 @@ class _Run:
             where = self.s.existing_path(f.vaultsync_id) if f.vaultsync_id else None
             if where is not None and not os.path.lexists(os.path.join(self.s.root, where)):
                 where = self._moved_meanwhile(f.vaultsync_id)
+            if where is not None and where != f.path and f.vaultsync_id in self.s.following:
+                where = self._follow_name(f, where)
             if where is None and f.vaultsync_id in self.deleted and not self.s.recreate_deleted:
                 self.skipped += 1
                 return
@@ -466,6 +485,29 @@ class _Run:
     def _target(self, rel: str) -> Path:
         """``resolve_vault_path`` of ``rel`` (each folder is resolved once per sync)."""
         return resolve_vault_path(self.s.root, rel, folders=self.folders)
+
+    def _follow_name(self, f: OutputFile | DeferredNote, where: str) -> str:
+        """Rename the note at ``where`` to the name ``f`` is rendered with (in the note's folder),
+        its old name added to its aliases first (so that, killed in between, the next run still
+        finds it under either name, with the alias); return where the note is now. A dry run, or
+        a file already at the new name, leaves it as it is."""
+        folder, _, old_name = where.rpartition("/")
+        new_name = f.path.rpartition("/")[2]
+        new_rel = f"{folder}/{new_name}" if folder else new_name
+        if self.dry_run or new_rel == where or os.path.lexists(os.path.join(self.s.root, new_rel)):
+            return where
+        old_stem, new_stem = note_stem(old_name), note_stem(new_name)
+        try:
+            rename_note(self._target(where), self._target(new_rel), old_stem)
+        except (OSError, UnicodeDecodeError, VaultsyncError) as error:
+            self.warnings.append(f"{where}: could not be renamed to {new_name} ({error}); it keeps its name")
+            return where
+        self.s._index[f.vaultsync_id] = (new_rel, f.kind)
+        self.renamed[old_stem] = new_stem
+        for old_key, rec in move_views(self.s.root, self.s.state, self.s.ledger, old_stem, new_stem).items():
+            self.known.pop(old_key, None)
+            self.known[rec.key] = rec
+        return new_rel
 
     def _moved_meanwhile(self, vaultsync_id: str) -> str | None:
         """The note was at a path the vault scan saw, but is gone: the user moved or deleted it
@@ -724,11 +766,28 @@ class _Run:
             created=tuple(created), updated=tuple(updated), unchanged=unchanged,
             conflicts=tuple(self.conflicts), removed=tuple(self.removed),
             warnings=tuple(warnings), errors=tuple(self.errors), seeds=tuple(seeds),
-            written=MappingProxyType(self.written),
+            renamed=MappingProxyType(self.renamed), gone=self.gone, written=MappingProxyType(self.written),
         )
 
 
 _NO_TEXT = object()  # a file written whole (a canvas): no frontmatter text to report
+
+
+def _renamed_and_gone(session: VaultSession, known: Mapping[str, NoteRecord],
+                      deleted: set[str]) -> tuple[dict[str, str], tuple[str, ...]]:
+    """Since vaultsync last recorded them: {old name: new name} of the notes renamed, and the
+    names of the notes deleted (none that a note in the vault is named now)."""
+    index, matched = session._index, session._matched
+    moved = [(rec.path, rel) for vid, (rel, _) in index.items()  # (every note, before every sync: cheap)
+             if (rec := known.get(vid) or (known.get(matched[vid]) if vid in matched else None)) is not None
+             and rec.path != rel]
+    gone = {note_stem(known[vid].path.rpartition("/")[2]) for vid in deleted if vid in known}
+    if not moved and not gone:
+        return {}, ()
+    names = set(session.existing_names().values())
+    renamed = {note_stem(before.rpartition("/")[2]): note_stem(now.rpartition("/")[2]) for before, now in moved}
+    return ({old: new for old, new in renamed.items() if old != new and old not in names},
+            tuple(sorted(gone - names)))
 
 
 def _journal_entry(item: tuple) -> JournalEntry:
