@@ -20,7 +20,7 @@ from typing import Iterable, Iterator
 
 import platformdirs
 
-from .state_db import StateDatabase, StateDamaged, StateError  # noqa: F401  (StateError: for callers)
+from .state_db import StateDamaged, StateDatabase
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS notes (

@@ -12,8 +12,9 @@ import logging
 import os
 import sqlite3
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from .errors import VaultsyncError
 
@@ -42,6 +43,19 @@ _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8
 _SAYS = ((_BUSY, "database is locked"), (_FULL, "disk is full"), (_READONLY, "readonly database"),
          (_CANTOPEN, "unable to open"), (_CORRUPT, "malformed"), (_NOTADB, "not a database"),
          (_CORRUPT, "could not decode"), (_IOERR, "disk i/o error"))
+
+
+@contextmanager
+def damage_stops_the_run() -> Iterator[None]:
+    """Around a sync's writes: a state found damaged once notes are being written stops the run
+    (a run that found it damaged before writing goes on at once on the empty one), and the next
+    run rebuilds it."""
+    try:
+        yield
+    except StateDamaged as damaged:
+        raise StateError(f"the state database {damaged.path} was damaged ({damaged.reason}) while notes "
+                         f"were being written; vaultsync moved it to {damaged.moved_to.name}: run vaultsync "
+                         "again to rebuild it from the vault") from None
 
 
 class StateDatabase:

@@ -29,11 +29,10 @@ import logging
 import marshal
 import os
 from collections import defaultdict
-from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Mapping
 
 import yaml
 
@@ -47,7 +46,7 @@ from .records import DeferredNote, OutputFile, SyncReport, normalise_text
 from .renames import move_views, rename_note
 from .regions import merge_note
 from .state import NoteRecord, PaperRecord, State
-from .state_db import StateDamaged, StateError
+from .state_db import StateError, damage_stops_the_run
 from .vault_lock import VaultLock
 from .whole_files import WholeFileLedger
 from .write import (NoteChangedError, WriteBatch, check_relative, file_signature, resolve_vault_path,
@@ -93,9 +92,11 @@ class VaultSession:
     """Exclusive, stateful access to one vault for one run. Use as a context manager.
 
     ``__enter__`` takes the vault's writer lock (``.vaultsync/lock``, in the vault: a second
-    vaultsync fails at once with ``VaultsyncError``, whatever its state folder), removes temp files a crash left, opens the state and indexes every note
-    carrying a ``vaultsync_id`` (dot-folders and symlinks are skipped). A ``dry_run`` session
-    writes nothing: it sweeps nothing, and takes the lock only in a vault vaultsync wrote before.
+    vaultsync fails at once with ``VaultsyncError``, whatever its state folder), removes temp
+    files a crash left, opens the state, records what an interrupted run wrote (``journal``) and
+    indexes every note carrying a ``vaultsync_id`` (dot-folders and symlinks are skipped). A
+    ``dry_run`` session writes nothing: it sweeps and recovers nothing, and takes the lock only in
+    a vault vaultsync wrote before.
     """
 
     def __init__(self, vault: str | os.PathLike, *, recreate_deleted: bool = False,
@@ -341,7 +342,7 @@ class VaultSession:
         seeds = list(seeds)
         run = _Run(self, dry_run, render_fingerprint)
         try:
-            with self._damage_while_writing(), self.state.transaction():
+            with damage_stops_the_run(), self.state.transaction():
                 # ``files`` may be rendered as they are asked for: each is written (in batches of
                 # ``_BATCH``) and let go, so the text of every note is never in memory at once
                 for f in files:
@@ -384,18 +385,6 @@ class VaultSession:
             self.recovered = {**recover(self.state, self.root, self.journal), **self.recovered}
         except Exception:  # (the error in hand is the one to report; the next session recovers)
             log.debug("could not recover the journal", exc_info=True)
-
-
-    @contextmanager
-    def _damage_while_writing(self) -> Iterator[None]:
-        """A state found damaged once notes are being written: the run stops, and the next one
-        rebuilds the state (a run that found it damaged before writing goes on at once)."""
-        try:
-            yield
-        except StateDamaged as damaged:
-            raise StateError(f"the state database {damaged.path} was damaged ({damaged.reason}) while notes "
-                             f"were being written; vaultsync moved it to {damaged.moved_to.name}: run vaultsync "
-                             "again to rebuild it from the vault") from None
 
 
 class _DryRun(Exception):
@@ -582,8 +571,9 @@ class _Run:
         owned = list(fm or ())
         proposed = proposal(fm)  # (before the user's edits are merged in: the next merge's base)
         if fm is not None and old_fm:
-            untouched = rec is not None and rec.content_sha == _sha(old_bytes)
-            fm = merge_properties(fm, old_fm, merge_base(rec.proposed if rec else None, old_fm, untouched))
+            stored = rec.proposed if rec is not None else None
+            untouched = stored is None and rec is not None and rec.content_sha == _sha(old_bytes)
+            fm = merge_properties(fm, old_fm, merge_base(stored, old_fm, untouched))
         if rec is not None:
             owned += [k for k in rec.owned_keys if k not in owned]
         if old_fm and old_fm.get(REMOVED_KEY) == REMOVED_VALUE and fm is not None:
