@@ -745,12 +745,14 @@ class _Run:
         if self.skipped:
             warnings.append(f"{self.skipped} note(s) you deleted were not recreated "
                             "(ask to recreate deleted notes to get them back)")
-        created, updated = list(self.created), list(self.updated)
-        unchanged = self.unchanged
-        for rel, existed in self.s.recovered.items():  # written by an interrupted run: news still
-            if rel not in created and rel not in updated:
-                (updated if existed else created).append(rel)
-                unchanged = max(0, unchanged - 1)
+        created, updated, unchanged = list(self.created), list(self.updated), self.unchanged
+        if self.s.recovered:  # written by an interrupted run: still news, as it was news then
+            made, now = set(created), set(created) | set(updated)
+            new = {rel for rel, existed in self.s.recovered.items() if not existed}  # (even if updated since)
+            created += sorted(new - made)
+            updated = [rel for rel in updated if rel not in new]
+            updated += [rel for rel, existed in self.s.recovered.items() if existed and rel not in now]
+            unchanged = max(0, unchanged - len(set(self.s.recovered) - now))
         return SyncReport(
             papers=self.given_kinds["paper"], concepts=self.given_kinds["concept"],
             created=tuple(created), updated=tuple(updated), unchanged=unchanged,
