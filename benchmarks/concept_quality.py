@@ -109,7 +109,7 @@ def main() -> int:
             else:
                 misses.append(f"acronym {key}: {short} = {long}")
         linked_keys = set()
-        for name in paper.concepts:
+        for name in (*paper.concepts, *paper.fields):  # a broad field the note links counts too
             concept = concepts[name]
             linked_keys.add(concept_key(name))
             linked_keys.update(concept_key(a) for a in concept.aliases)

@@ -134,7 +134,7 @@ class Bench:
             count = len(lines)
             started = time.perf_counter()
             self.change(change)
-            self.wait_for(lines, "conflicts", process, since=count)  # the round's change line
+            self.wait_for(lines, " conflict", process, since=count)  # the round's change line
             return time.perf_counter() - started
         finally:
             process.send_signal(signal.SIGINT)

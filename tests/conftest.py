@@ -1,5 +1,6 @@
-"""Shared test settings: in CI, property tests run a fixed set of examples (no flaky reds), and
-no test touches the user's own state folder."""
+"""Shared test settings: in CI, property tests run a fixed set of examples (no flaky reds), no
+test touches the user's own state folder, and plugins installed in the environment (the README's
+plugin example) are not loaded unless a test asks for them: the tests check vaultsync itself."""
 
 import os
 
@@ -12,13 +13,15 @@ if os.environ.get("CI"):
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _state_folder_of_the_tests(tmp_path_factory):
+def _isolated_from_the_users_setup(tmp_path_factory):
     """State (vaults' databases, the vocabulary's automata) goes to a temporary folder unless a
     test names its own; never to the platform's user state folder."""
-    before = os.environ.get("VAULTSYNC_STATE_DIR")
+    settings_before = {name: os.environ.get(name) for name in ("VAULTSYNC_STATE_DIR", "VAULTSYNC_LOAD_PLUGINS")}
     os.environ["VAULTSYNC_STATE_DIR"] = str(tmp_path_factory.mktemp("state"))
+    os.environ.setdefault("VAULTSYNC_LOAD_PLUGINS", "")  # no installed plugin, unless asked for
     yield
-    if before is None:
-        os.environ.pop("VAULTSYNC_STATE_DIR", None)
-    else:
-        os.environ["VAULTSYNC_STATE_DIR"] = before
+    for name, before in settings_before.items():
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -161,7 +162,7 @@ def test_concepts_are_grouped_under_their_broader_concept():
 def test_edges_for_broader_links_and_shared_papers():
     canvas = load(render_canvases(make_model(SMALL, SMALL_BROADER))[-1].body)
     name_of = {n["id"]: n["file"][len("Concepts/"):-3] for n in canvas["nodes"] if n["type"] == "file"}
-    arrows = {(name_of[e["fromNode"]], name_of[e["toNode"]]) for e in canvas["edges"] if "label" not in e}
+    arrows = {(name_of[e["fromNode"]], name_of[e["toNode"]]) for e in canvas["edges"] if is_arrow(e)}
     assert arrows == {("Deep Learning", "Graph Neural Networks"), ("Graph Neural Networks", "Message Passing"),
                       ("Deep Learning", "Transformer")}
     shared = {frozenset((name_of[e["fromNode"]], name_of[e["toNode"]])): e["label"]
@@ -218,3 +219,102 @@ def test_any_model_gives_a_valid_map_without_overlaps(concept_papers, broader):
         canvas = load(f.body)
         assert_valid_canvas(canvas)
         assert_readable(canvas)
+
+
+# ---------------------------------------------------------------- a map that reads at a glance
+def is_arrow(edge: dict) -> bool:
+    """A broader -> narrower edge (a co-occurrence line has no arrow, and may have no label)."""
+    return edge.get("toEnd", "arrow") == "arrow"
+
+
+def edge_geometry(canvas: dict):
+    """(edge, its curve, the cards it passes over, whether its label sits on a card), as drawn."""
+    from vaultsync.views.canvas_layout import Box, crossings, edge_curve, label_rect
+
+    boxes = {n["id"]: Box(n["id"], 0, n["width"], n["height"], n["x"], n["y"]) for n in canvas["nodes"]}
+    cards = [boxes[n["id"]] for n in canvas["nodes"] if n["type"] != "group"]
+    for edge in canvas["edges"]:
+        a, b = boxes[edge["fromNode"]], boxes[edge["toNode"]]
+        curve = edge_curve(a, edge["fromSide"], b, edge["toSide"])
+        on_card = False
+        if "label" in edge:
+            x, y, w, h = label_rect(curve, edge["label"])
+            on_card = any(x < c.x + c.width and c.x < x + w and y < c.y + c.height and c.y < y + h for c in cards)
+        yield edge, curve, crossings(curve, cards, (a, b)), on_card
+
+
+def test_a_concept_that_heads_a_group_sits_in_it():
+    """The map's biggest concept, whose own broader concept is off the map, heads its group."""
+    concepts = {"Big": [0, 1, 2, 3, 4], "Child A": [0, 1], "Child B": [2, 3], "Other": [5]}
+    model = make_model(concepts, {"Child A": "Big", "Child B": "Big", "Big": "Hidden"})
+    model = VaultModel(model.papers, model.concepts + (Concept("Hidden", id="c-Hidden", narrower=("Big",)),),
+                       model.collections)
+    canvas = load(render_canvases(model)[-1].body)
+    [group] = [n for n in canvas["nodes"] if n["type"] == "group"]
+    nodes = by_file(canvas)
+    assert group["label"] == "Big"
+    for name in ("Big", "Child A", "Child B"):
+        assert inside(nodes[f"Concepts/{name}.md"], group)
+
+
+def test_broader_concepts_sit_above_narrower_ones_and_arrows_run_between_layers():
+    canvas = load(render_canvases(make_model(SMALL, SMALL_BROADER))[-1].body)
+    nodes = by_file(canvas)
+    for parent, child in [("Deep Learning", "Graph Neural Networks"), ("Graph Neural Networks", "Message Passing"),
+                          ("Deep Learning", "Transformer")]:
+        top, bottom = nodes[f"Concepts/{parent}.md"], nodes[f"Concepts/{child}.md"]
+        assert top["y"] + top["height"] < bottom["y"]
+    for edge, _, over, _ in edge_geometry(canvas):
+        if is_arrow(edge):
+            assert (edge["fromSide"], edge["toSide"]) == ("bottom", "top") and over == 0
+
+
+def test_the_last_slots_go_to_concepts_that_join_the_map_not_to_the_alphabet():
+    concepts = {"Big": [0, 1, 2], "Aardvark": [3], "Abacus": [4], "Zeta": [5]}
+    canvas = load(render_canvases(make_model(concepts, {"Zeta": "Big"}), CanvasOptions(max_concepts=2))[-1].body)
+    assert set(by_file(canvas)) == {"Concepts/Big.md", "Concepts/Zeta.md"}
+
+
+def test_the_bundled_vaults_map_keeps_edges_and_labels_off_cards(tmp_path, monkeypatch):
+    from vaultsync.pipeline import ExportOptions, export
+    from vaultsync.plugins import get_plugin_manager
+
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+    root = Path(__file__).resolve().parents[1]
+    export(root / "seeds", tmp_path / "vault", get_plugin_manager(), ExportOptions())
+    canvas = load((tmp_path / "vault/Maps/All concepts.canvas").read_text("utf-8"))
+    assert_valid_canvas(canvas)
+    assert_readable(canvas)
+    drawn = list(edge_geometry(canvas))
+    assert len(drawn) >= 20
+    assert not [e for e, _, _, on_card in drawn if on_card], "an edge label sits on a card"
+    over = [e for e, _, hits, _ in drawn if hits]
+    assert len(over) <= len(drawn) // 6, f"{len(over)} of {len(drawn)} edges pass over a card"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.dictionaries(names, st.lists(st.integers(0, 9), min_size=1, max_size=6), min_size=1, max_size=30),
+       st.dictionaries(names, names, max_size=20))
+def test_arrows_down_a_group_never_pass_over_a_card(concept_papers, broader):
+    broader = {c: b for c, b in broader.items() if c in concept_papers and b in concept_papers and c != b}
+    canvas = load(render_canvases(make_model(concept_papers, broader, papers=10))[-1].body)
+    for edge, _, over, _ in edge_geometry(canvas):
+        if (edge["fromSide"], edge["toSide"]) == ("bottom", "top") and is_arrow(edge):
+            assert over == 0, edge
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(names, st.lists(st.integers(0, 9), min_size=1, max_size=6, unique=True), min_size=1,
+                       max_size=30),
+       st.dictionaries(names, names, max_size=20), st.integers(5, 40))
+def test_no_edge_label_ever_sits_on_a_card(concept_papers, broader, max_concepts):
+    """Whatever the concepts, every map keeps its labels off cards (a label there hides the card's
+    name); a co-occurrence line keeps its label unless no way of drawing it leaves the label clear."""
+    broader = {c: b for c, b in broader.items() if c in concept_papers and b in concept_papers and c != b}
+    model = make_model(concept_papers, broader, papers=10)
+    for f in render_canvases(model, CanvasOptions(max_concepts=max_concepts)):
+        canvas = load(f.body)
+        assert_valid_canvas(canvas)
+        assert_readable(canvas)
+        for edge, _, _, on_card in edge_geometry(canvas):
+            assert not on_card, edge

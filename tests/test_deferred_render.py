@@ -179,7 +179,8 @@ def test_the_inputs_key_covers_every_field_the_renderer_may_read(seeds, tmp_path
     monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
     with Exporter(seeds, tmp_path / "vault", get_plugin_manager(), ExportOptions(dry_run=True)) as exporter:
         _, _, model = exporter._read_extract_link()
-    paper = next(p for p in model.papers if p.related)
+    # a paper listing another, with the reason shown (the bundled seeds may relate none)
+    paper = dataclasses.replace(model.papers[0], related=(model.papers[1].id,), related_shares=("Graphs",))
     concept = next(c for c in model.concepts if c.papers and c.broader)
     collection = model.collections[0]
     variants = []

@@ -170,3 +170,16 @@ def test_find_region_needs_exactly_one_pair_of_markers():
     assert span.text == "body\n" and span.sha == "0123" and text[span.after_end:] == "after\n"
     assert find_region(text + "%% vaultsync:end %%\n") is None
     assert find_region("no markers") is None
+
+
+def test_the_findings_read_at_80_columns(vault):
+    """Each finding's check, note path and problem stay whole on their lines in an 80-column terminal."""
+    (vault / "Index.md").write_text((vault / "Index.md").read_text() + "\n[[Gone for good]]\n")
+    (vault / "Concepts" / "Mine.md").write_text("---\ntags: [bad tag]\n---\nmine\n")
+    result = runner.invoke(app, ["doctor", str(vault)], env={"COLUMNS": "80"})
+    lines = [line.rstrip() for line in result.stdout.splitlines()]
+    assert lines[-1].endswith(": 1 error, 1 warning, 0 notes")  # the summary line is never wrapped
+    assert max(map(len, lines[:-1])) <= 80
+    assert any(line.split()[:3] == ["warning", "unresolved-link", "Index.md"] for line in lines)
+    assert any(line.split()[:3] == ["error", "property-tags", "Concepts/Mine.md"] for line in lines)
+    assert any(line.strip() == "[[Gone for good]] names no note" for line in lines)

@@ -196,3 +196,35 @@ def test_jsonl_uses_a_plugin_rendered_paper():
 
     [file] = render(JsonlFormat(), render_note=render_note)
     assert all(json.loads(line)["custom"] for line in file.body.splitlines())
+
+
+def test_logseq_text_is_escaped_for_logseqs_parser():
+    """What mldoc would read as a tag, HTML, a task, a macro, a block reference or LaTeX stays
+    text (tests/test_clients.py checks whole exports with mldoc itself)."""
+    from vaultsync.logseq_text import escape_logseq, logseq_markdown
+
+    assert escape_logseq("ranked #1 in C#") == r"ranked \#1 in C\#"
+    assert escape_logseq('<script>alert("x")</script>') == r'\<script>alert("x")\</script>'
+    assert escape_logseq("TODO: read", block_start=True) == r"\TODO: read"
+    assert escape_logseq("((ref)) {{macro}} key:: value") == r"\((ref)) \{{macro}} key:\: value"
+    assert escape_logseq("[[x]] and [0, 1]") == r"\[\[x]] and \[0, 1]"
+    assert escape_logseq(r"a \] b") == "a \\\\\u2060] b"  # never `\]`: it closes a LaTeX `\[`
+    markdown = r"\#1 on \[\[x\]\] with &#96; and [[Mixture Of Experts|MoE]]\(sparse) $x^2$ `co#de`"
+    assert logseq_markdown(markdown, {"Mixture Of Experts": "MoE page"}.get) == (
+        r"\#1 on \[\[x]] with \` and [MoE]([[MoE page]])(sparse) $x^2$ `co#de`")
+
+
+def test_logseq_free_text_properties_are_escaped_and_links_are_not():
+    model = make_model()
+    paper = model.papers[0]
+    odd = Collection('Inspec: "Test" split #1', venue='Inspec: "Test" split #1', year=None)
+    abstract = Abstract(paper.abstract.text, "icml.txt", 1, 3, odd)
+    tagged = Paper(abstract, name=paper.name, title="#1 on <b>MoE</b>", gist=paper.gist, aliases=("C#",),
+                   concepts=paper.concepts, links=paper.links, urls=paper.urls,
+                   metadata=frozen_mapping({"code": ("https://github.com/a/my_repo",)}))
+    model = VaultModel((tagged,), model.concepts, (CollectionInfo(odd.name, odd, (abstract.id,)),))
+    props = properties(next(f for f in render(LogseqFormat(), model) if f.path == "pages/SparseMoE.md").body)
+    assert props["full-title"] == r"\#1 on \<b>MoE\</b>"
+    assert props["venue"] == r'Inspec: "Test" split \#1' and "year" not in props
+    assert props["alias"] == "[[C#]]"
+    assert props["code"] == "https://github.com/a/my_repo"

@@ -222,6 +222,37 @@ def test_a_huge_file_streams_through_in_bounded_memory(tmp_path, pm):
     assert peak < 8_000_000, f"peak {peak:,} bytes while reading a 40 MB file"
 
 
+@pytest.mark.parametrize("header, name, venue, year", [
+    ("venue: ICML 2026", "ICML 2026", "ICML 2026", 2026),
+    ("Venue:   NeurIPS 2025", "NeurIPS 2025", "NeurIPS 2025", 2025),
+    ("venue: ICML\nyear: 2026", "ICML 2026", "ICML 2026", 2026),
+    ("name: My reading list\nvenue: ICML 2026", "My reading list", "ICML 2026", 2026),
+    ("collection: Reading list 2024", "Reading list 2024", None, 2024),
+    ('venue: Inspec: "Test" split #1', 'Inspec: "Test" split #1', 'Inspec: "Test" split #1', None),
+])
+def test_a_header_may_be_written_as_fields(header, name, venue, year):
+    seed, problems = parse(f"{header}\n\n{ABSTRACT}\n")
+    assert (seed.collection.name, seed.collection.venue, seed.collection.year) == (name, venue, year)
+    assert [a.text for a in seed.abstracts] == [ABSTRACT] and problems == []
+
+
+def test_a_file_without_a_header_has_no_venue():
+    seed, problems = parse(f"{ABSTRACT}\n\n{OTHER}\n", "noheader.txt")
+    assert (seed.collection.name, seed.collection.venue) == ("noheader", None)
+    assert len(seed.abstracts) == 2 and problems == []
+
+
+@pytest.mark.parametrize("body", [
+    "word " * 70_000,  # one line longer than the decoder reads
+    "\n".join(["twelve words of a paragraph that never ends, on and on"] * 6_000),  # a 300 KB paragraph
+])
+def test_a_huge_paragraph_is_one_message(tmp_path, pm, body):
+    write(tmp_path, "huge.txt", f"ICML 2026 Papers\n\n{body}\n")
+    result = read_seeds(tmp_path, pm)
+    messages = result.problems + result.failed
+    assert len(messages) == 1 and "huge.txt" in messages[0], messages
+
+
 @pytest.mark.parametrize("first, second", [("Foo Workshop", "foo workshop"), ("NUL", "nul")])
 def test_collections_named_alike_but_for_case_are_one_note_every_link_resolving(tmp_path, pm, monkeypatch,
                                                                                  first, second):

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from .canonical import concept_key, title_case
-from .generic import is_generic
+from .generic import is_generic, names_a_thing
 from .records import ConceptMention
 
 # How much each kind of evidence says "this is a real research concept".
@@ -320,13 +320,16 @@ class ConceptIndex:
             return False  # an acronym without its long form is not a concept name
         kinds = cluster.kinds
         shared_by_many = len(cluster.papers) >= 2
+        # a term one paper coins (an acronym definition the vocabulary does not know) stays on
+        # that paper, as an alias of its note, until another paper uses it too
         if kinds.get("acronym-coined"):
             return shared_by_many
-        if kinds.get("acronym"):
+        if kinds.get("acronym"):  # an established term the abstract spells out
             return shared_by_many or not self._looks_coined(cluster, own_names.words)
         if any(kind not in ("phrase", "acronym-coined") for kind in kinds):
             return True  # a plugin's own kind (dataset, ...) is trusted
-        return cluster.key in promoted_phrases
+        # corpus statistics alone: only a phrase that names a thing (termhood)
+        return cluster.key in promoted_phrases and names_a_thing(name)
 
     def _other_sense(self, mention: ConceptMention, defined: dict[str, str]) -> bool:
         """The vocabulary read an acronym (`VQA`, `MCPs`) that this abstract defines as something

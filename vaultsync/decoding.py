@@ -29,6 +29,7 @@ class DecodedText:
     encoding: str
     lines: Iterator[tuple[int, str]]  # (1-based line number, text without line ending)
     problems: list[str] = field(default_factory=list)
+    skipped_lines: int = 0  # lines longer than ``MAX_LINE_CHARS``, yielded empty (known once read)
 
 
 _CONTROLS = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
@@ -144,6 +145,7 @@ def _lines(handle: io.BufferedReader, decoded: DecodedText) -> Iterator[tuple[in
             + " were removed (re-save the file as plain text)"
         )
     if long_lines:
+        decoded.skipped_lines = len(long_lines)
         decoded.problems.append(
             f"{decoded.display}: line {long_lines[0]} is longer than {MAX_LINE_CHARS:,} characters; "
             "skipped it (one abstract per paragraph, please)"

@@ -16,6 +16,8 @@ from typing import Callable, Iterator, Sequence
 import pluggy
 
 from .collector import collector_paused
+from .context import in_context
+from .inline_html import without_html
 from .plugins import HookOutcome, call_each, call_safely
 from .records import Abstract, ExtractContext, Extraction, PaperName
 from .workers import forked_pool
@@ -63,7 +65,7 @@ def _where(abstract: Abstract) -> str:
 
 def _named(abstract: Abstract, found: HookOutcome, pm: pluggy.PluginManager, where: str) -> Extracted:
     """What the extractors ``found`` in ``abstract``, merged, and the paper's name."""
-    extraction = Extraction.merge(found.result)
+    extraction = in_context(without_html(abstract.text), Extraction.merge(found.result))
     named = call_safely(pm, "vaultsync_paper_name", context_text=where, abstract=abstract, extraction=extraction)
     name = named.result
     if name is None:  # every name rule failed: still a usable, honest title

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from .canonical import concept_key
 
-__all__ = ["is_generic", "word_commonness", "GENERIC_PHRASES"]
+__all__ = ["is_generic", "names_a_thing", "word_commonness", "GENERIC_PHRASES"]
 
 # A single word at least this common in general English (Zipf scale) is never a concept alone.
 SINGLE_WORD_ZIPF = 4.0
@@ -170,3 +170,78 @@ def is_generic(phrase: str) -> bool:
         word = words[0]
         return word.isdigit() or word_commonness(word) >= SINGLE_WORD_ZIPF
     return all(word_commonness(w) >= PHRASE_WORD_ZIPF for w in words)
+
+
+# Termhood: what a phrase's head noun says it is. A concept names a thing (a method, a model, an
+# object of study); these heads name a measurement or quantity, a place in a sequence, or the
+# talk of papers about themselves, whatever modifies them ("Attack Success Rate", "Sample Size",
+# "Last Token", "Valuable Insights").
+MEASURE_HEADS = frozenset("""
+size sizes rate rates ratio ratios number numbers amount amounts count counts percentage percentages
+point points accuracy accuracies performance performances cost costs time times speed speeds usage
+consumption efficiency quality level levels scale scales degree degrees score scores value values
+error errors loss losses gap gaps gain gains overhead overheads latency throughput budget budgets
+bound bounds rate complexity complexities length lengths demand demands resource resources
+""".split())
+ABSTRACT_HEADS = frozenset("""
+insight insights knowledge understanding property properties characterization characterizations
+foundation foundations condition conditions assumption assumptions question questions answer answers
+idea ideas role roles impact impacts challenge challenges behavior behaviors behaviour capability
+capabilities ability abilities nature perspective perspectives paradigm paradigms approach approaches
+method methods algorithm algorithms model models solution solutions system systems technique techniques
+task tasks data dataset datasets domain domains scenario scenarios environment environments setting
+settings stage stages step steps process processes pattern patterns information output outputs input
+inputs sample samples instance instances component components innovation innovations research
+community expert experts expertise work works paper papers literature evidence observation
+observations result results finding findings validation evaluation evaluations analysis analyses
+study studies experiment experiments case cases example examples version versions variant variants
+way ways direction directions aspect aspects issue issues problem problems limitation limitations
+advantage advantages benefit benefits effect effects factor factors feature features structure
+structures relation relations relationship relationships class classes type types form forms
+family families set sets group groups part parts kind kinds manner context contexts region regions training learning integration shift shifts
+""".split())
+# A modifier that grades, counts or places rather than names ("Exceptional", "Final", "Two").
+GRADING_MODIFIERS = GENERIC_MODIFIERS | frozenset("""
+exceptional optimal valuable mild pivotal total comparable degraded suboptimal meaningful deeper
+satisfactory outstanding tight tighter sufficient broader minimal similar single multiple two three
+four five six ten few more less most least extra faster slower better worse improved limited
+significant massive huge tiny vast complex simple entire whole full partial early late last next
+previous final initial prior proper reliable accurate precise exact approximate fine coarse modern
+classical classic learnable scalable realworld real-world trainable novel
+""".split())
+TECHNICAL_ZIPF = 3.0  # a word this rare in general English is a field's own ("wasserstein", "covariance")
+
+
+@lru_cache(maxsize=100_000)
+def names_a_thing(phrase: str) -> bool:
+    """Termhood: does ``phrase`` (a candidate concept of two words or more, found by corpus
+    statistics alone) name a thing a researcher would file papers under?
+
+    No when its head noun names a measurement or quantity (``Attack Success Rate``), talk about
+    research (``Valuable Insights``) or a generic abstraction (``Data Distribution``); when a
+    modifier grades, counts or places (``Exceptional Performance``, ``Last Token``); when it opens
+    with a verb form (``Drawing Inspiration``, ``Trained Models``); when it cites (``Zhao et``);
+    and when no word is the field's own (rare in general English, or an acronym): ``Global
+    Context``, ``Reward Function``. Yes for ``Covariance Matrix``, ``Wasserstein Barycenter``.
+    """
+    if is_generic(phrase):
+        return False
+    words = [w for w in _SPLIT.split(phrase.strip()) if w]
+    key_words = [w for w in concept_key(phrase).split() if w not in FUNCTION_WORDS]
+    if len(words) < 2 or not key_words or "et" in key_words:
+        return False
+    head = key_words[-1]
+    if head in MEASURE_HEADS or head in ABSTRACT_HEADS or head + "s" in ABSTRACT_HEADS \
+            or head.endswith(("ity", "ness", "ability")):
+        return False  # a measure, talk about research, or a property (`Biological Plausibility`)
+    first = words[0].casefold()
+    if first.endswith(("ed", "ing")) and not _is_acronym(words[0]) and first not in _NOMINAL_ING:
+        return False
+    if any(w in GRADING_MODIFIERS for w in key_words[:-1]):
+        return False
+    return any(_is_acronym(w) or word_commonness(w.casefold()) < TECHNICAL_ZIPF for w in words)
+
+
+# -ing words that name a field or technique, not an action ("Contrastive Learning" heads are fine
+# anyway; these may open a term: "Learning Rate" is a measure, "Sampling Bias" is not)
+_NOMINAL_ING = frozenset("learning sampling matching embedding clustering reasoning planning hashing".split())

@@ -17,6 +17,14 @@ PASS_THROUGH = frozenset(
 # Text-mode commands that may wrap `$…$` inside math: `$\textbf{4.28$\times$}$`.
 TEXT_IN_MATH = frozenset({"text", "textbf", "textit", "textrm", "textsf", "texttt", "textnormal",
                           "textup", "emph", "mbox", "hbox"})
+# Citations and cross-references: a key means nothing to a reader, so a parenthetical citation
+# goes (with the space before it); a textual one (`\citet{lee2019} showed`) and a reference
+# (`Section~\ref{sec:method}`) keep their key, which stands in the sentence. Optional `[…]`
+# arguments (`\citep[see][p.~3]{x}`) go with them.
+DROPPED_CITATIONS = frozenset(
+    "cite citep citealp citealt citeyearpar parencite autocite footcite supercite nocite label".split()
+)
+KEPT_CITATIONS = frozenset("citet citeauthor citeyear textcite ref eqref autoref cref Cref pageref".split())
 # \word commands without an argument.
 WORDS = {
     "ldots": "…", "dots": "…", "textellipsis": "…", "LaTeX": "LaTeX", "TeX": "TeX",
@@ -72,6 +80,20 @@ def braced(text: str, i: int) -> tuple[int, str] | None:
                 return j + 1, text[i + 1:j]
         j += 1
     return None
+
+
+def skip_optional(text: str, i: int) -> int:
+    """The index after any `[…]` optional arguments starting at ``text[i]`` (spaces allowed)."""
+    while True:
+        j = i
+        while j < len(text) and text[j] in " \t":
+            j += 1
+        if j >= len(text) or text[j] != "[":
+            return i
+        close = text.find("]", j)
+        if close == -1 or "\n\n" in text[j:close]:
+            return i
+        i = close + 1
 
 
 def unescape_argument(text: str) -> str:

@@ -2,7 +2,7 @@
 
 Dedupes abstracts, folds concept mentions into shared concepts (``ConceptIndex``), gives every
 note a unique, file-name-safe name (keeping names of notes the user already has), builds the
-broader/narrower hierarchy and ranks related papers by the rare concepts they share.
+broader/narrower hierarchy and finds each paper's related papers (``related.RelatednessIndex``).
 """
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ from .concept_index import UMBRELLA, Cluster, ConceptIndex, OwnNames, is_acronym
 from .extract import Extracted
 from .names import NameRegistry, safe_note_name
 from .records import Abstract, CollectionInfo, Concept, Paper, VaultModel, frozen_mapping
+from .related import RelatednessIndex, text_terms
 
-MAX_CONCEPTS_PER_PAPER = 10
-MIN_CONCEPTS_PER_PAPER = 3
-MAX_RELATED = 5
+MAX_CONCEPTS_PER_PAPER = 8
+MAX_FIELDS_PER_PAPER = 3
+BROAD_NARROWER = 3  # a concept that is the broader concept of this many others is broad
 
 
 def concept_id(key: str) -> str:
@@ -107,10 +108,17 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
     doc_freq = {key: len(c.papers) for key, c in shared.items()}
     total = max(len(papers_in), 1)
     specificity = _Specificity(shared, doc_freq, total)
+    broad = broad_concepts(broader, doc_freq, total)
     paper_concepts = {abstract.id: _paper_concept_keys(abstract.id, index.paper_keys.get(abstract.id, ()), shared,
-                                                       doc_freq, total, broader, specificity)
+                                                       doc_freq, total, broader, specificity, broad)
                       for abstract, _ in papers_in}
-    related = _related_papers(paper_concepts, doc_freq, total)  # (first: each ``Paper`` is made once, whole)
+    paper_fields = {abstract.id: _paper_fields(abstract.id, index.paper_keys.get(abstract.id, ()), shared, broad)
+                    for abstract, _ in papers_in}
+    relatedness = RelatednessIndex({abstract.id: text_terms(abstract.text) for abstract, _ in papers_in},
+                                   {pid: [concept_names[key] for key in keys] for pid, keys in paper_concepts.items()},
+                                   {concept_names[key] for key in concept_names if _found_by_phrases_only(shared[key])},
+                                   {concept_names[key]: tuple(shared[key].aliases) for key in concept_names})
+    related_of = relatedness.related_all()
     papers = []
     for abstract, facts in papers_in:
         keys = paper_concepts[abstract.id]
@@ -118,13 +126,15 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
             safe_note_name(facts.name.name or facts.name.title), hints=(facts.name.title,))
         links = tuple([(surface, concept_names[key]) for key in keys  # (a list first: faster than a generator)
                        for surface in shared[key].surfaces.get(abstract.id, ())])
+        related = related_of[abstract.id]
         papers.append(Paper(
             abstract=abstract, name=stem, title=facts.name.title, gist=facts.name.gist,
             aliases=_paper_aliases(abstract.id, facts, index, shared),
             concepts=tuple([concept_names[key] for key in keys]), links=links,
             urls=tuple(facts.extraction.metadata.get("urls", ())),
-            related=related.get(abstract.id, ()),
+            related=tuple(r.id for r in related), related_shares=tuple(r.shares for r in related),
             metadata=frozen_mapping({k: v for k, v in facts.extraction.metadata.items() if k != "urls"}),
+            fields=tuple(concept_names[key] for key in paper_fields[abstract.id]),
         ))
 
     # 5. concept notes list their papers and their place in the hierarchy
@@ -134,7 +144,7 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
             narrower[upper].append(key)
     mentioned_by: dict[str, list[str]] = defaultdict(list)
     for paper in papers:
-        for key in paper_concepts[paper.id]:
+        for key in (*paper_concepts[paper.id], *paper_fields[paper.id]):
             mentioned_by[key].append(paper.id)
     # a note for each concept papers mention, and up the hierarchy from there; no other
     emitted: set[str] = set()
@@ -159,12 +169,14 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
             user_note=key in options.user_concepts,
         ))
     concepts.sort(key=lambda c: c.name.casefold())
-    return VaultModel(
+    model = VaultModel(
         papers=tuple(papers),
         concepts=tuple(concepts),
         collections=tuple(CollectionInfo(collection_names[n], collection_of[n], tuple(ids))
                           for n, ids in sorted(collections.items())),
     )
+    object.__setattr__(model, "_relatedness", relatedness)  # what a preview relates new papers to
+    return model
 
 
 @dataclass
@@ -177,7 +189,7 @@ class _LinkedCorpus:
     doc_freq: dict[str, int]
     broader: dict[str, list[str]]
     total: int
-    weight: dict[str, float]
+    relatedness: RelatednessIndex
     names: set[str]  # every note name in the model
     registry: NameRegistry  # ... all reserved
     order: dict[str, int]  # paper id -> its place in the model's papers
@@ -204,10 +216,18 @@ class _LinkedCorpus:
         corpus = cls(by_spelling, concepts, papers_of, {key: len(ids) for key, ids in papers_of.items()},
                      {key: [concept_key(b) for b in c.broader if concept_key(b) in concepts]
                       for key, c in concepts.items()},
-                     total, _relatedness_weights(papers_of, total), names, registry,
+                     total, model.__dict__.get("_relatedness") or _relatedness_of(model), names, registry,
                      {p.id: place for place, p in enumerate(model.papers)})
         object.__setattr__(model, "_linked_corpus", corpus)
         return corpus
+
+
+def _relatedness_of(model: VaultModel) -> RelatednessIndex:
+    """The relatedness index of a model ``link`` did not make in this process (its papers'
+    concepts are never broad ones; which ones only phrases found is not known: all count whole)."""
+    return RelatednessIndex({p.id: text_terms(p.abstract.text) for p in model.papers},
+                            {p.id: p.concepts for p in model.papers},
+                            aliases={c.name: c.aliases for c in model.concepts})
 
 
 def prepare_additions(model: VaultModel) -> None:
@@ -228,9 +248,8 @@ def link_additions(model: VaultModel, abstracts: Sequence[Abstract], extracted: 
     papers, their related papers and their collections (for rendering the new papers' notes).
     """
     corpus = _LinkedCorpus.of(model)
-    by_spelling, concepts, papers_of, doc_freq, broader, total, weight = (
-        corpus.by_spelling, corpus.concepts, corpus.papers_of, corpus.doc_freq, corpus.broader, corpus.total,
-        corpus.weight)
+    by_spelling, concepts, doc_freq, broader, total, relatedness = (
+        corpus.by_spelling, corpus.concepts, corpus.doc_freq, corpus.broader, corpus.total, corpus.relatedness)
 
     index = ConceptIndex().build((a.id, f.extraction.concepts) for a, f in zip(abstracts, extracted))
     registry = corpus.registry.copy()
@@ -251,13 +270,15 @@ def link_additions(model: VaultModel, abstracts: Sequence[Abstract], extracted: 
         stem = registry.claim(safe_note_name(facts.name.name or facts.name.title), hints=(facts.name.title,))
         links = tuple((surface, concepts[key].name) for key in keys if key in shared
                       for surface in shared[key].surfaces.get(abstract.id, ()))
+        names = tuple(concepts[key].name for key in keys)
+        related = relatedness.related_to_new(abstract.id, text_terms(abstract.text), names)
         papers.append(Paper(
             abstract=abstract, name=stem, title=facts.name.title, gist=facts.name.gist,
             aliases=_paper_aliases(abstract.id, facts, index, {}),
-            concepts=tuple(concepts[key].name for key in keys), links=links,
+            concepts=names, links=links,
             urls=tuple(facts.extraction.metadata.get("urls", ())),
             metadata=frozen_mapping({k: v for k, v in facts.extraction.metadata.items() if k != "urls"}),
-            related=_most_related(abstract.id, keys, papers_of, weight),
+            related=tuple(r.id for r in related), related_shares=tuple(r.shares for r in related),
         ))
         new_collections[abstract.collection.name].append(abstract.id)
     infos = []
@@ -318,30 +339,41 @@ class _Specificity(dict):
         return value
 
 
-def _paper_concept_keys(paper_id, candidates, shared, doc_freq, total, broader, specificity=None) -> list[str]:
-    """Up to 10 of the paper's ``candidates`` (cluster keys), most specific first: rare in the
-    corpus, salient here, long names. ``specificity``: a ``_Specificity`` of these ``shared``
-    clusters kept across papers (linking a whole corpus)."""
+def broad_concepts(broader: Mapping[str, Sequence[str]], doc_freq: Mapping[str, int], total: int) -> frozenset[str]:
+    """The concepts too broad to say what a paper is about: the broader concept of three or more
+    concepts of the corpus (`Reinforcement Learning` over `Offline RL`, `RLHF`, ...), an umbrella
+    term (`Fine-Tuning`, `Benchmarks`), or a hub mentioned by more than a tenth of the papers (and
+    at least 20). They keep their notes, reached through the narrower concepts' `broader` links."""
+    narrower: dict[str, int] = defaultdict(int)
+    for uppers in broader.values():
+        for upper in uppers:
+            narrower[upper] += 1
+    hub = max(20, total // 10)
+    return frozenset(key for key in doc_freq if key in UMBRELLA or narrower.get(key, 0) >= BROAD_NARROWER
+                     or doc_freq[key] > hub)
+
+
+def _paper_fields(paper_id, candidates, shared, broad: frozenset[str]) -> list[str]:
+    """Up to 3 of the broad concepts the paper mentions, the most mentioned first."""
+    found = [(-shared[key].papers[paper_id], key) for key in candidates if key in broad and key in shared]
+    return [key for _, key in sorted(found)][:MAX_FIELDS_PER_PAPER]
+
+
+def _paper_concept_keys(paper_id, candidates, shared, doc_freq, total, broader, specificity=None,
+                        broad: frozenset[str] | None = None) -> list[str]:
+    """Up to 6 of the paper's ``candidates`` (cluster keys), most specific first: rare in the
+    corpus, salient here, long names; never a broad concept (see ``broad_concepts``), so a paper
+    with little specific to say lists little. ``specificity``: a ``_Specificity`` of these
+    ``shared`` clusters kept across papers (linking a whole corpus)."""
     if specificity is None:
         specificity = _Specificity(shared, doc_freq, total)
+    if broad is None:
+        broad = broad_concepts(broader, doc_freq, total)
     # (``6.0 if 6.0 < salience else salience`` is ``min(salience, 6.0)``, without the call)
     scored = sorted([(-specificity[key] * (6.0 if 6.0 < salience else salience) ** 0.5, key)
-                     for key in candidates if key in shared
+                     for key in candidates if key in shared and key not in broad
                      for salience in (shared[key].papers[paper_id],)])
-    ordered = [key for _, key in scored]
-    # hubs ("Benchmarks" in a third of the papers) and umbrella terms ("Fine-Tuning") say little
-    # about a paper that has specific concepts to list
-    hub = max(5, total // 4)
-    specific = [key for key in ordered if key not in UMBRELLA and doc_freq[key] <= hub]
-    if len(specific) >= MIN_CONCEPTS_PER_PAPER:
-        ordered = specific
-    ordered = ordered[:MAX_CONCEPTS_PER_PAPER]
-    # with few concepts, name the broader ones too: a narrow concept implies its broader one
-    for key in list(ordered):
-        for upper in broader.get(key, ()):
-            if len(ordered) < MIN_CONCEPTS_PER_PAPER and upper not in ordered:
-                ordered.append(upper)
-    return ordered
+    return [key for _, key in scored][:MAX_CONCEPTS_PER_PAPER]
 
 
 def _paper_aliases(paper_id: str, facts: Extracted, index: ConceptIndex, shared) -> tuple[str, ...]:
@@ -376,40 +408,5 @@ def _concept_aliases(cluster: Cluster, name: str) -> tuple[str, ...]:
     return tuple(sorted(aliases, key=lambda a: (not is_acronym(a), a.casefold())))
 
 
-def _related_papers(paper_concepts: dict[str, list[str]], doc_freq, total) -> dict[str, tuple[str, ...]]:
-    """For each paper, up to 5 others ranked by shared concepts weighted by rarity (idf)."""
-    papers_of: dict[str, list[str]] = defaultdict(list)
-    for paper_id, keys in paper_concepts.items():
-        for key in keys:
-            papers_of[key].append(paper_id)
-    weight = _relatedness_weights(papers_of, total)
-    return {paper_id: _most_related(paper_id, keys, papers_of, weight) for paper_id, keys in paper_concepts.items()}
-
-
-def _relatedness_weights(papers_of: Mapping[str, Sequence[str]], total: int) -> dict[str, float]:
-    # a hub concept ("Benchmarks", in a third of the papers) says nothing about relatedness, and
-    # costs n^2: only concepts in at most 1 paper in 5 (and at most 200 papers) relate papers
-    cap = min(max(2, total // 5), 200)
-    return {key: math.log(total / len(ids)) for key, ids in papers_of.items() if 1 < len(ids) <= cap}
-
-
-def _most_related(paper_id: str, keys: Sequence[str], papers_of: Mapping[str, Sequence[str]],
-                  weight: Mapping[str, float]) -> tuple[str, ...]:
-    # the sum of the weights of the concepts shared with each other paper, added in the order
-    # of ``keys``; 6.6 million additions at 20,000 papers, so the loop is kept plain (the
-    # fastest form in CPython 3.11: faster than a defaultdict or map/zip)
-    scores: dict[str, float] = {}
-    for key in keys:
-        w = weight.get(key)
-        if w:
-            for other in papers_of[key]:
-                if other in scores:
-                    scores[other] += w
-                else:
-                    scores[other] = w  # (0.0 + w)
-    scores.pop(paper_id, None)
-    # most shared rarity first, ties by id; only the scores as high as the fifth highest can be
-    # among the first five (sorting plain floats and a few tuples, in C)
-    cutoff = sorted(scores.values(), reverse=True)[MAX_RELATED - 1] if len(scores) > MAX_RELATED else -math.inf
-    best = sorted([(-score, other) for other, score in scores.items() if score >= cutoff])[:MAX_RELATED]
-    return tuple(other for score, other in best if score < 0)
+def _found_by_phrases_only(cluster: Cluster) -> bool:
+    return not cluster.canonical and all(kind == "phrase" for kind in cluster.kinds)

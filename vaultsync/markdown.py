@@ -11,7 +11,8 @@ What the written text guarantees (checked by tests and by vaultcheck):
   * no raw HTML (``<`` is ``&lt;``), no ``[[``/``]]``/``![[`` outside inserted links, no tag
     (``#`` is ``\\#``), no ``%%``/``==``/``~~`` (one character of each pair escaped), no ``|``,
     no ``^block`` id, no block syntax at a line start (``---``, ``>``, ``-``, ``1.``, ``#``, indent);
-  * every ``$`` outside math is escaped, so inline math is balanced the way vaultcheck counts it.
+  * every ``$`` outside math is escaped, so inline math is balanced the way vaultcheck counts it;
+  * no ``(`` right after a ``]`` (a wiki-link followed by a parenthesis is a Markdown link elsewhere).
 """
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ def _escape(s: str, before: str, after: str) -> str:
     bol = before in ("", "\n")
     escape_at: set[int] = set()
     k, size = -1, len(s)
+    if before == "]" and s[:1] == "(":
+        out.append("\\(")  # `[[X|y]](QUBO)` reads as a Markdown link to `QUBO` in CommonMark
+        k = 0
     while k + 1 < size:
         k += 1
         if not bol:  # a run of characters that are never escaped is copied whole
@@ -117,7 +121,37 @@ def _bare_url_ok(url: str, before: str, following: Token | None) -> bool:
     return following.kind == "text" and bool(re.match(r"[.,:;!?)]*(?:\s|$)", following.plain))
 
 
+_NUMBER_END = re.compile(r"\d[\d.,]*$")
+_NUMBER_START = re.compile(r"^\d+")
+
+
+def _numbers_into_math(toks: Sequence[Token]) -> list[Token]:
+    """`4.7$\\times$` -> `$4.7\\times$`: a digit touching a `$` makes pandoc and markdown-it's
+    math plugins read the `$` as currency, so a number touching a formula joins it (it looks
+    the same)."""
+    toks = list(toks)
+    for k, t in enumerate(toks):
+        if t.kind != "math":
+            continue
+        delim = "$$" if t.md.startswith("$$") else "$"
+        before = toks[k - 1] if k else None
+        after = toks[k + 1] if k + 1 < len(toks) else None
+        head = _NUMBER_END.search(before.plain) if before is not None and before.kind == "text" else None
+        tail = _NUMBER_START.match(after.plain) if after is not None and after.kind == "text" else None
+        if head or tail:
+            lead, trail = head.group() if head else "", tail.group() if tail else ""
+            # `{}` keeps a number after the formula out of its last script: `$10^3{}5$`
+            content = lead + t.md[len(delim):-len(delim)] + ("{}" + trail if trail else "")
+            toks[k] = Token("math", delim + content + delim, lead + t.plain + trail)
+            if head:
+                toks[k - 1] = text_token(before.plain[:head.start()])
+            if tail:
+                toks[k + 1] = text_token(after.plain[tail.end():])
+    return [t for t in toks if t.kind != "text" or t.plain]
+
+
 def _render(toks: Sequence[Token]) -> str:
+    toks = _numbers_into_math(toks)
     out: list[str] = []
     last = ""
     for k, t in enumerate(toks):

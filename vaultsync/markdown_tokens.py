@@ -177,6 +177,10 @@ class _Scanner:
                 if t.kind == "text":
                     buf.append(t.plain)
                     continue
+                if t.kind == "unspace":  # what was dropped takes the space before it along
+                    kept = "".join(buf).rstrip(" \t\u00a0")
+                    buf[:] = [kept]
+                    continue
                 if "".join(buf):
                     toks.append(text_token("".join(buf)))
                 buf.clear()
@@ -249,11 +253,16 @@ class _Scanner:
     def _command(self, s: str, name: str, end: int) -> tuple[int, list[Token]] | None:
         if name in latex.WORDS:
             return end + 2 if s.startswith("{}", end) else end, [text_token(latex.WORDS[name])]
+        citation = name in latex.DROPPED_CITATIONS or name in latex.KEPT_CITATIONS
         known = name in ("url", "href", "texttt") or name in latex.EMPHASIS or name in latex.PASS_THROUGH
-        arg = latex.braced(s, end) if known else None
+        arg = latex.braced(s, latex.skip_optional(s, end) if citation else end) if known or citation else None
         if arg is None:
             return None
         end, inner = arg
+        if name in latex.DROPPED_CITATIONS:
+            return end, [Token("unspace", "", "")]
+        if citation:
+            return end, [text_token(", ".join(key.strip() for key in inner.split(",")))]
         if name == "url":
             url = latex.unescape_argument(inner).strip()
             ok = self.links and latex.is_safe_url(url)

@@ -354,7 +354,7 @@ class Exporter:
                 existing[new_id] = existing[old_id]
         # names read from undecodable text are not the user's: once the text is fixed, the
         # notes are named afresh (and renamed by the sync)
-        papers, collections = names_to_follow(abstracts, existing, session.note_kinds())
+        papers, collections = names_to_follow(abstracts, existing, session.note_kinds(), session.edited_from)
         session.follow_names(papers, renamed_from=collections)
         for vid in (*papers, *collections.values()):
             existing.pop(vid, None)

@@ -186,7 +186,10 @@ class Paper:
     links: tuple[tuple[str, str], ...]  # (surface as written, concept name) for inline links
     urls: tuple[str, ...] = ()
     related: tuple[str, ...] = ()  # paper ids, most related first
+    related_shares: tuple[str, ...] = ()  # what each related paper shares with this one ("Offline RL, Flow Matching")
     metadata: Mapping[str, Any] = field(default_factory=frozen_mapping)
+    # broad concepts the paper belongs to (`Large Language Models`): filed under, not about
+    fields: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:

@@ -57,11 +57,14 @@ def fixed_collections(old: Mapping[str, str], new: Mapping[str, str]) -> dict[st
     return matches
 
 
-def names_to_follow(abstracts: Iterable[Abstract], existing: Mapping[str, str],
-                    kinds: Mapping[str, str | None]) -> tuple[set[str], dict[str, str]]:
+def names_to_follow(abstracts: Iterable[Abstract], existing: Mapping[str, str], kinds: Mapping[str, str | None],
+                    edited_from: Mapping[str, tuple[str, str | None]]) -> tuple[set[str], dict[str, str]]:
     """What follows fixed text, among the notes ``existing`` (id -> note stem; ``kinds``: id ->
-    type): the ids of papers named from undecodable text whose abstract now reads without it,
-    and {new collection id: old collection id} for collections whose header was fixed."""
+    type; ``edited_from``: an edited abstract's id -> its former text and the name vaultsync gave
+    its note): the ids of papers named from undecodable text -- the name holds U+FFFD, or the
+    former text did and the note still has the name vaultsync gave it -- whose abstract now
+    reads without it; and {new collection id: old collection id} for collections whose header
+    was fixed."""
     from .link import collection_id  # lazy: start-up time
     from .names import safe_note_name
 
@@ -69,8 +72,9 @@ def names_to_follow(abstracts: Iterable[Abstract], existing: Mapping[str, str],
     for abstract in abstracts:
         texts[abstract.id] = abstract.text
         headers.setdefault(collection_id(abstract.collection.name), abstract.collection.name)
-    papers = {vid for vid, stem in existing.items() if named_from_undecodable_text(stem)
-              and vid in texts and UNDECODABLE not in texts[vid]}
+    papers = {vid for vid, stem in existing.items() if vid in texts and UNDECODABLE not in texts[vid] and (
+        named_from_undecodable_text(stem)
+        or (vid in edited_from and UNDECODABLE in edited_from[vid][0] and stem == edited_from[vid][1]))}
     old = {vid: stem for vid, stem in existing.items() if kinds.get(vid) == "collection" and vid not in headers}
     new = {cid: safe_note_name(name) for cid, name in headers.items() if cid not in existing}
     return papers, fixed_collections(old, new) if old and new else {}

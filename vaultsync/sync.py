@@ -114,6 +114,8 @@ class VaultSession:
         self.journal = WriteJournal(None)
         self.recovered: dict[str, bool] = {}  # notes an interrupted run wrote: path -> existed before
         self.following: set[str] = set()  # ids whose notes take their rendered names (``follow_names``)
+        # an edited abstract's id -> (its former text, normalised; the name vaultsync gave its note)
+        self.edited_from: dict[str, tuple[str, str | None]] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
     def __enter__(self) -> "VaultSession":
@@ -312,9 +314,12 @@ class VaultSession:
         old = [r for r in self.state.papers()
                if r.id not in current and r.id in self._index and r.id not in self._matched.values()]
         matches = match_papers(new, old, seeds)
+        texts, known = {r.id: r.text for r in old}, self.state.notes()
         for new_id, old_id in matches.items():
             self._matched[new_id] = old_id
             self._index[new_id] = self._index.pop(old_id)
+            named = known[old_id].path.rpartition("/")[2] if old_id in known else None
+            self.edited_from[new_id] = (texts[old_id], note_stem(named) if named else None)
         return matches
 
     # -- writing ----------------------------------------------------------------------------

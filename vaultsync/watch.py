@@ -509,7 +509,7 @@ class Watcher:
         tail = [f"{concepts} concept{'s' if concepts != 1 else ''} updated"]
         if report.removed:
             tail.append(f"{len(report.removed)} marked removed")
-        tail.append(f"{len(report.conflicts)} conflicts")
+        tail.append(f"{len(report.conflicts)} conflict{'s' if len(report.conflicts) != 1 else ''}")
         if len(lines) == 1:
             lines[0] += " · " + " · ".join(tail)
         elif lines:

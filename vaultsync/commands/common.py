@@ -40,14 +40,18 @@ def print_problems(problems: list[str], verbose: bool) -> None:
         typer.echo(f"vaultsync: … and {len(problems) - len(shown)} more (run with --verbose to see all)", err=True)
 
 
+def counted(number: int, noun: str) -> str:
+    """`1 conflict`, `2 conflicts`, `0 conflicts`."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def summary_line(report: SyncReport, vault: Path) -> str:
-    parts = [f"{report.papers} papers", f"{report.concepts} concepts",
+    parts = [counted(report.papers, "paper"), counted(report.concepts, "concept"),
              f"{len(report.created)} created", f"{len(report.updated)} updated", f"{report.unchanged} unchanged"]
     if report.removed:
         parts.append(f"{len(report.removed)} marked removed")
-    parts.append(f"{len(report.conflicts)} conflicts")
-    problems = len(report.warnings) + len(report.errors)
-    parts.append(f"{problems} problem{'s' if problems != 1 else ''}")
+    parts.append(counted(len(report.conflicts), "conflict"))
+    parts.append(counted(len(report.warnings) + len(report.errors), "problem"))
     line = f"{vault}: " + " · ".join(parts)
     if report.conflicts:
         line += "\n" + "\n".join(f"  conflict: {c}" for c in report.conflicts)

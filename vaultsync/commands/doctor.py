@@ -1,6 +1,6 @@
 """`vaultsync doctor`: is this vault healthy, and what should I do about it?
 
-Prints a table of findings (or ``--json``: a list of ``{"check", "severity", "path", "message",
+Prints the findings, one block each (or ``--json``: a list of ``{"check", "severity", "path", "message",
 "fix"}``) and exits 1 when any error or warning needs action, 0 otherwise.
 """
 
@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import VerboseOption
+from .common import VerboseOption, counted
 
 STYLE = {"error": "bold red", "warning": "yellow", "info": "dim"}
 
@@ -44,24 +44,29 @@ def doctor_command(
 
 
 def print_findings(findings, vault: Path) -> None:
-    """A table, most severe first, then one summary line."""
+    """One block per finding, most severe first -- its severity, check and note on the first
+    line, then the problem and what to do, wrapped under them (readable at 80 columns) -- then
+    one summary line."""
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
     console = Console()
     if findings:
-        table = Table(show_lines=False, expand=False)
-        for column in ("severity", "check", "note", "problem", "what to do"):
-            table.add_column(column, overflow="fold")
-        for f in findings:
-            table.add_row(Text(f.severity, style=STYLE[f.severity]), Text(f.check), Text(f.path),
-                          Text(f.message), Text(f.fix))
+        table = Table.grid(padding=(0, 2))
+        table.add_column(no_wrap=True)
+        table.add_column(overflow="fold")
+        for i, f in enumerate(findings):
+            if i:
+                table.add_row()  # a blank line between findings
+            table.add_row(Text(f.severity, style=STYLE[f.severity]),
+                          Text.assemble((f.check, "bold"), "  ", f.path, "\n", f.message, "\n",
+                                        ("→ " + f.fix, "italic")))
         console.print(table)
     counts = {s: sum(f.severity == s for f in findings) for s in STYLE}
     if counts["error"] or counts["warning"]:
-        console.print(f"{vault}: {counts['error']} error(s), {counts['warning']} warning(s), "
-                      f"{counts['info']} note(s)", markup=False, highlight=False)
+        console.print(f"{vault}: {counted(counts['error'], 'error')}, {counted(counts['warning'], 'warning')}, "
+                      f"{counted(counts['info'], 'note')}", markup=False, highlight=False, soft_wrap=True)
     else:
-        extra = f" ({counts['info']} note(s) for your information)" if counts["info"] else ""
-        console.print(f"{vault}: healthy{extra}", markup=False, highlight=False)
+        extra = f" ({counted(counts['info'], 'note')} for your information)" if counts["info"] else ""
+        console.print(f"{vault}: healthy{extra}", markup=False, highlight=False, soft_wrap=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -9,6 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import VaultsyncError
+from ..records import SyncReport
 from .common import (PluginsDirOption, QuietOption, VaultArgument, SeedsArgument, VerboseOption,
                      load_session_setup, print_problems, summary_line, with_digest_option)
 
@@ -31,7 +33,10 @@ def export_command(
     seeds: SeedsArgument = None,
     vault: VaultArgument = Path("example_vault"),
     format: Annotated[Optional[str], typer.Option("--format", "-f", help=_formats_help())] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")] = False,
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", help="Write nothing; list each note that would be created, updated or marked removed.")] = False,
+    json_output: Annotated[bool, typer.Option(
+        "--json", help="Print what was (or, with --dry-run, would be) done as one JSON object.")] = False,
     recreate_deleted: Annotated[bool, typer.Option(
         "--recreate-deleted", help="Write again the notes you deleted from the vault.")] = False,
     digest: Annotated[Optional[str], typer.Option(
@@ -57,10 +62,30 @@ def export_command(
     except VaultsyncError as error:
         raise fail(error)
     print_problems(problems + list(report.warnings) + list(report.errors), verbose)
-    if not quiet:
+    if json_output:
+        typer.echo(json.dumps(report_json(report, vault, dry_run, problems), indent=2, ensure_ascii=False))
+    elif not quiet:
+        if dry_run:
+            for line in change_lines(report):
+                typer.echo(line)
         typer.echo(("(dry run) " if dry_run else "") + summary_line(report, vault))
     if report.errors or report.warnings or problems:
         raise typer.Exit(1)
+
+
+def change_lines(report: SyncReport) -> list[str]:
+    """One line per note a run writes: `create  Papers/X.md`, `update  …`, `mark removed  …`.
+    (vaultsync never renames a note: one you renamed or moved is updated where it is.)"""
+    verbs = (("create", report.created), ("update", report.updated), ("mark removed", report.removed))
+    return [f"{verb:<12}  {path}" for verb, paths in verbs for path in paths]
+
+
+def report_json(report: SyncReport, vault: Path, dry_run: bool, problems: list[str]) -> dict:
+    """What ``--json`` prints: the summary's figures and every path, for scripts."""
+    return {"vault": str(vault), "dry_run": dry_run, "papers": report.papers, "concepts": report.concepts,
+            "created": list(report.created), "updated": list(report.updated), "removed": list(report.removed),
+            "unchanged": report.unchanged, "conflicts": list(report.conflicts),
+            "problems": problems + list(report.warnings) + list(report.errors)}
 
 
 class _progress:

@@ -50,6 +50,7 @@ from functools import lru_cache
 
 from ..canonical import singular
 from ..hookspecs import hookimpl
+from ..inline_html import without_html
 from ..records import Abstract, ExtractContext, Extraction, mention_from_fields
 
 _DASH = "\\-\u2010\u2011\u2012\u2013\u2014\u2015"
@@ -452,7 +453,7 @@ def vaultsync_extract(abstract: Abstract, context: ExtractContext) -> Extraction
     Kind "acronym-coined" when the paper seems to introduce the name, else "acronym"."""
     if context is not None and not context.options("acronyms").get("enabled", True):
         return None
-    text = abstract.text
+    text = without_html(abstract.text)
     definitions = find_acronym_definitions(text)
     if not definitions:
         return None

@@ -19,6 +19,8 @@ from typing import Any, Iterable
 from urllib.parse import quote
 
 from ..hookspecs import hookimpl
+from ..latex import is_safe_url
+from ..logseq_text import escape_logseq, logseq_markdown
 from ..records import CollectionInfo, Concept, OutputFile, Paper, RenderContext, VaultModel
 
 PAGES = "pages"
@@ -27,8 +29,6 @@ PAGES = "pages"
 _RESERVED = re.compile(r'[:*?"<>|#\\]+')
 _URL_ENCODED = re.compile(r"%[0-9a-fA-F]{2}")
 _WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL"} | {f"{d}{n}" for d in ("COM", "LPT") for n in range(1, 10)}
-_OBSIDIAN_LINK = re.compile(r"\[\[([^\[\]|]+)\|([^\[\]]+)\]\]")
-_LINK = re.compile(r"\[\[([^\[\]]+)\]\]")
 _KEY_CHARS = re.compile(r"[^a-z0-9-]+")
 
 
@@ -70,8 +70,20 @@ def _page_list(titles: Iterable[str]) -> str:
 
 
 def _alias_list(aliases: Iterable[str]) -> str:
-    # Logseq splits `alias::` on commas; an alias that has one must be bracketed.
-    return ", ".join(link(a) if "," in a else a for a in map(_one_line, aliases))
+    # Logseq splits `alias::` on commas, and reads `#x` or `[[x]]` in it as references: an alias
+    # with a comma, or anything mldoc could misread, is bracketed
+    return ", ".join(link(a) if "," in a or escape_logseq(a) != a else a for a in map(_one_line, aliases))
+
+
+def _text(value: Any) -> Any:
+    """A free-text property value (a title, a venue, a plugin's metadata) as mldoc reads it
+    literally: no `#tag`, page reference or HTML in it. A web address is kept as it is: Logseq
+    links it."""
+    if isinstance(value, str):
+        return value if is_safe_url(value) else escape_logseq(_one_line(value))
+    if isinstance(value, (tuple, list)):
+        return [_text(v) for v in value]
+    return value
 
 
 def property_lines(properties: dict[str, Any]) -> list[str]:
@@ -134,23 +146,10 @@ class PageNames:
 
 
 def abstract_blocks(paper: Paper, names: PageNames) -> list[str]:
-    """The abstract as Markdown blocks, concept mentions linked the Logseq way."""
-    try:
-        from ..markdown import abstract_to_markdown
-    except ImportError:  # TODO(issue 6): drop once vaultsync/markdown.py is in the tree
-        text = paper.abstract.text
-    else:
-        text = abstract_to_markdown(paper.abstract.text, paper.links)
+    """The abstract as a Logseq block, concept mentions linked the Logseq way."""
+    from ..markdown import abstract_to_markdown
 
-    def relabel(match: re.Match[str]) -> str:
-        target = names.concepts.get(match.group(1))
-        return f"[{match.group(2)}]({link(target)})" if target else match.group(2)
-
-    def relink(match: re.Match[str]) -> str:
-        target = names.concepts.get(match.group(1))
-        return link(target) if target else match.group(1)
-
-    return block(_LINK.sub(relink, _OBSIDIAN_LINK.sub(relabel, text)))
+    return block(logseq_markdown(abstract_to_markdown(paper.abstract.text, paper.links), names.concepts.get))
 
 
 def render_paper(paper: Paper, model: VaultModel, names: PageNames) -> OutputFile:
@@ -160,27 +159,28 @@ def render_paper(paper: Paper, model: VaultModel, names: PageNames) -> OutputFil
     properties: dict[str, Any] = {
         "title": title,
         "type": "paper",
-        "full-title": paper.title,
+        "full-title": _text(paper.title),
         "alias": _alias_list(names.aliases(paper.aliases)),
         "tags": _page_list([names.collections[collection.name]] if collection else []),
-        "venue": abstract.collection.venue or abstract.collection.name,
+        "venue": _text(abstract.collection.venue),
         "year": abstract.collection.year,
         "concepts": _page_list(names.concepts[c] for c in paper.concepts if c in names.concepts),
+        "fields": _page_list(names.concepts[f] for f in paper.fields if f in names.concepts),
         "related": _page_list(names.papers[r] for r in paper.related if r in names.papers),
         "urls": paper.urls,
-        "source": f"{abstract.seed}, paragraph {abstract.paragraph}",
+        "source": _text(f"{abstract.seed}, paragraph {abstract.paragraph}"),
         "vaultsync-id": paper.id,
     }
     for key, value in paper.metadata.items():
         key = _KEY_CHARS.sub("-", key.lower().replace("_", "-")).strip("-")
         if key and isinstance(value, (str, int, float, tuple, list)):
-            properties.setdefault(key, value)
+            properties.setdefault(key, _text(value))
     lines = property_lines(properties) + [""] + abstract_blocks(paper, names)
     return OutputFile(page_path(title), "\n".join(lines) + "\n", None, paper.id, "paper", merge=False)
 
 
 def _paper_item(paper: Paper, names: PageNames) -> str:
-    gist = _one_line(paper.gist)
+    gist = escape_logseq(_one_line(paper.gist))
     return f"{link(names.papers[paper.id])} — {gist}" if gist else link(names.papers[paper.id])
 
 
@@ -207,7 +207,7 @@ def render_collection(collection: CollectionInfo, model: VaultModel, names: Page
     properties = {
         "title": title,
         "type": "collection",
-        "venue": info.venue or info.name,
+        "venue": _text(info.venue),
         "year": info.year,
     }
     papers = [model.paper(p) for p in collection.papers if p in names.papers]

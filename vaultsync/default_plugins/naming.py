@@ -28,25 +28,22 @@ get the object of their contribution sentence (``we propose a framework that exp
 
 from __future__ import annotations
 
-import bisect
 import re
 from functools import lru_cache
 from typing import Iterator, NamedTuple
 
 from ..hookspecs import hookimpl
-from ..records import Abstract, Extraction, PaperName
+from ..generic import is_generic, names_a_thing
+from ..records import Abstract, ConceptMention, Extraction, PaperName
+from .titles import (_ASCII_LOWER, _VERBS, _capitalise, opening_topic, NAME_WORDS, _sentence, clean_phrase, contribution_title, gist_of,
+                     plain_text, sentence_bounds, trim_phrase)
 
 TITLE_MAX = 110
-GIST_MAX = 120
 
 _DASH = "\\-\u2010\u2011"
 _TOKEN = rf"[^\W_][\w{_DASH}+.]*[\w+]|[^\W_]"
-_VERBS = (
-    r"(?:propos|introduc|present|develop|design|deriv|devis|buil[dt]|construct|creat|releas|"
-    r"curat|contribut|offer|establish|unveil|formulat|put forward)[a-z]*"
-)
 # Searched in " " + ASCII-lower-cased text: a literal first character keeps the regexes fast.
-_INTRO = re.compile(rf" (?:we|paper|work|article|study|here) (?:[a-z]+ ){{0,2}}?{_VERBS} (?:here )?")
+_INTRO = re.compile(rf" (?:(?:we|paper|work|article|study|here) (?:[a-z]+ ){{0,2}}?|by ){_VERBS} (?:here )?")
 # (`which we call` and `we call` are two alternatives, not `(?:which )?we call`: an alternative
 # that opens with a literal is ruled out at a glance, one that opens with a group is entered at
 # every space, which made this scan twice as slow.)
@@ -64,22 +61,25 @@ _HEAD_NOUNS = (
     r"loss|module|scheme|protocol|mechanism|objective|corpus|environment|platform|procedure|"
     r"solver|estimator|optimizer|policy|tool|recipe|family|testbed|simulator|language)s?"
 )
-_APPOSITIVE = re.compile(rf"(?:a|an|the|our) (?:[\w{_DASH}]+ ){{0,5}}?{_HEAD_NOUNS}(?:,? (?=\S)| (?=\())")
+_APPOSITIVE = re.compile(rf"(?:a|an|the|our) (?:[\w{_DASH}]+ ){{0,5}}?{_HEAD_NOUNS}(?:[,:]? (?=\S)| (?=\())")
 _TOKEN_AT = re.compile(rf"(?:\*\*|\*|__|_)?({_TOKEN})(?:\*\*|\*|__|_)?")
 _HEAD_AFTER = re.compile(rf" {_HEAD_NOUNS}\b", re.IGNORECASE)
 _PAREN_AFTER = re.compile(r" ?\(([^()]{3,120})\)")
 _LONG_THEN_ACRONYM = re.compile(rf"((?:[\w{_DASH}&'’]+ ){{0,9}}?[\w{_DASH}&'’]+) ?\(({_TOKEN})\)")
 _VERSION = re.compile(r" v?\d+(?:\.\d+)*[a-z]?(?=[,:;.)( ]|$)")
 _BOLD = re.compile(r"\*\*([^*]{2,60})\*\*")
+_MORE_NAME_WORDS = re.compile(r"(?: (?:[A-Z][\w\-\u2010\u2011]*|\d+(?:\.\d+)?)){1,2}(?=[,:( ])")
+_IS_A = re.compile(r" is (?:a|an) (?:[\w-]+ ){0,4}?(?:framework|method|approach|model|benchmark|dataset|algorithm|system|technique)")
+_PROPOSED = re.compile(r" (?:the proposed|our proposed|our new|our) ")
+_REPOSITORY = re.compile(r"(?:github\.com|gitlab\.com|huggingface\.co)/[\w.-]+/([\w.-]+)", re.IGNORECASE)
 _NUMBER_AND_LETTER = re.compile(r"\d+[A-Za-z]")
 _DASHES = re.compile(f"[{_DASH}]")
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 _ARTICLES_AND_SOFT = {"a", "an", "the", "novel", "new", "simple", "first", "unified", "general"}
 _CONNECTORS = {
     "a", "an", "the", "that", "which", "to", "for", "as", "with", "by", "in", "on", "via",
     "using", "where", "whose", "wherein", "from", "into", "is", "are", "was", "can", "will",
-    "both", "together", "at", "within", "across", "through", "under", "over",
+    "both", "together", "at", "within", "across", "through", "under", "over", "against", "of",
 }
 _NOT_LONG_FORMS = {
     "to", "using", "that", "how", "with", "for", "on", "in", "of", "by", "via", "applying",
@@ -110,6 +110,8 @@ def coined_strength(token: str) -> int:
     token = token.strip("*_")
     if len(token) < 2 or token.casefold() in _NOT_NAMES or _NUMBER_AND_LETTER.fullmatch(token):
         return 0  # 3D, 4K
+    if token[0].isdigit() and not any(c.isupper() for c in token):
+        return 0  # 1.11x, 2x–3x: a figure
     last = _DASHES.split(token)[-1]
     if last != token and last.isalpha() and last.islower():
         return 0  # LLM-based, GNN-guided: an adjective
@@ -154,7 +156,24 @@ def _expands(long: str, name: str, strict: bool = True) -> bool:
     if not strict:
         return name[:1].casefold() in initials and not re.search(r"\d{4}|et al|e\.g|i\.e", long)
     letters = set(initials) | {c.casefold() for c in long if c.isupper()}
-    return all(c.casefold() in letters for c in name if c.isupper())
+    return all(c.casefold() in letters for c in name if c.isupper()) or _spelled_in_order(long, name)
+
+
+def _spelled_in_order(long: str, name: str) -> bool:
+    """Schwartz & Hearst's test: the name's letters and digits occur in the long form in order,
+    its first at the start of the long form's first word (`DiTAR` in `Diffusion Transformer
+    Autoregressive Modeling`)."""
+    chars = [c.casefold() for c in name if c.isalnum()]
+    text = long.casefold()
+    if not chars or not text.startswith(chars[0]):
+        return False
+    at = 1
+    for char in chars[1:]:
+        at = text.find(char, at)
+        if at < 0:
+            return False
+        at += 1
+    return True
 
 
 def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
@@ -165,7 +184,14 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
     if pair and coined_strength(pair.group(2)) == 2:
         long = _long_form(pair.group(1))
         end = pos + pair.end()
-        if _expands(long, pair.group(2)) and _follows_as_name(text, end, 2):
+        head = _HEAD_AFTER.match(text, end)
+        if head:
+            end = head.end()
+        # the long form must start the object: `the definition of the core kernel for multiple
+        # kernel clustering (MKC)` introduces a definition, not MKC
+        starts = long[:1].casefold() == pair.group(2)[:1].casefold() or long[:1].isupper() or not re.search(
+            r" (?:of|for|in|on|with|to|by|from) ", long)
+        if starts and _expands(long, pair.group(2)) and _follows_as_name(text, end, 2):
             yield _Candidate(rank, pos, pair.group(2), long, end)
             return
     offset = 4 if window.startswith("the ") else 1 if window.startswith("(") else 0
@@ -173,6 +199,7 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
     words = bold.group(2).split() if bold else []
     if bold and 1 < len(words) <= 4 and all(w[:1].isupper() or coined_strength(w) for w in words):
         name, strength, end = bold.group(2).strip(), 2, pos + bold.end()  # **Deep Sight Bench**
+        emphasised = True
     else:
         token = _TOKEN_AT.match(window, offset)
         if not token:
@@ -185,6 +212,12 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
         if version and not token.group(0).endswith(("*", "_")):
             name, end = name + version.group(0), version.end()  # Llama-Guard 4
         bold = None
+        emphasised = token.group(0).startswith(("*", "_"))
+    if not bold and strength:
+        more = _MORE_NAME_WORDS.match(text, end)
+        if more and _follows_as_name(text, more.end(), 2) and text[more.end():more.end() + 4].startswith(
+                (", a ", ", an", ", th", " (", ": ")):
+            name, end, strength = name + more.group(0), more.end(), 2  # `Ringmaster ASGD, a ...`
     if offset == 1:  # `a simple framework (SimFrame)`
         if not text.startswith(")", end):
             return
@@ -201,7 +234,7 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
     long = None
     if paren and len(paren.group(1).split()) >= 2 and _expands(paren.group(1), name, strict=False):
         long, end = paren.group(1).strip(), paren.end()
-    yield _Candidate(rank if strength == 2 else rank + 1, pos, name, long, end)
+    yield _Candidate((rank if strength == 2 else rank + 1) - emphasised, pos, name, long, end)
 
 
 def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[_Candidate]:
@@ -228,6 +261,14 @@ def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[
             for candidate in _after_intro(text, appositive.end() - 1, 1):
                 yield candidate._replace(before=before)
         position = low.find(" our ", position + 1)
+    for start, _ in bounds:  # `LongRoPE2 is a novel approach that ...`
+        token = _TOKEN_AT.match(text, start)
+        if token and _IS_A.match(low, token.end() + 1) and coined_strength(token.group(1)) == 2:
+            yield _Candidate(1, start, token.group(1), None, token.end())
+    for match in _PROPOSED.finditer(low):
+        token = _TOKEN_AT.match(text, match.end() - 1)
+        if token and coined_strength(token.group(1).rstrip(".")) == 2:
+            yield _Candidate(2, match.start(), token.group(1).rstrip("."), None, token.end())
     if "**" in text:
         for match in _BOLD.finditer(text):
             name = match.group(1).strip()
@@ -235,9 +276,32 @@ def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[
                 yield _Candidate(3, match.start(), name, None, match.end())
 
 
-def _sentence(bounds: list[tuple[int, int]], pos: int) -> tuple[int, int]:
-    index = bisect.bisect_right(bounds, (pos, float("inf"))) - 1
-    return bounds[index] if index >= 0 else (0, 0)
+def _repository_names(text: str) -> list[str]:
+    """Names of the code repositories the abstract links (`github.com/user/VisionTS`): authors
+    name their repository after their method."""
+    if "/" not in text:
+        return []
+    return [m.group(1).rstrip(".").removesuffix(".git") for m in _REPOSITORY.finditer(text)]
+
+
+def _named_by_repository(text: str, candidates: list[_Candidate]) -> list[_Candidate]:
+    """The candidates, the one the code repository is named after first (rank 0); or, when the
+    text names nothing else, the repository's name itself where the text uses it."""
+    names = {_fold(name): name for name in _repository_names(text) if coined_strength(name) == 2}
+    if not names:
+        return candidates
+    matched = [c._replace(rank=-2) for c in candidates if _fold(c.name) in names]
+    if matched:
+        return matched + candidates
+    if candidates:
+        return candidates
+    name = next(iter(names.values()))
+    start = max(_find_token(text, name), 0)
+    return [_Candidate(3, start, name, None, start + len(name))]
+
+
+def _fold(name: str) -> str:
+    return _DASHES.sub("", name).casefold()
 
 
 def _hint_candidates(text: str, extraction: Extraction) -> Iterator[_Candidate]:
@@ -276,256 +340,6 @@ def _long_form_hint(name: str, extraction: Extraction) -> str | None:
     return None
 
 
-# --- text clean-up, phrase trimming, titles ------------------------------------------------------
-
-_LATEX_BOLD = re.compile(r"\\textbf\{([^{}]*)\}")
-_LATEX_ITALIC = re.compile(r"\\(?:emph|textit)\{([^{}]*)\}")
-_LATEX_PLAIN = re.compile(
-    r"\\(?:textsc|texttt|textrm|textsf|underline|url|text|mathrm|mathbf|mathcal|mathbb|"
-    r"mathit|operatorname)\{([^{}]*)\}"
-)
-_MATH = re.compile(r"\$([^$]{0,200})\$")
-_GREEK_AND_SYMBOLS = {
-    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
-    "theta": "θ", "lambda": "λ", "mu": "μ", "sigma": "σ", "tau": "τ", "phi": "φ", "pi": "π",
-    "omega": "ω", "eta": "η", "rho": "ρ", "kappa": "κ", "xi": "ξ", "psi": "ψ", "chi": "χ",
-    "to": "→", "rightarrow": "→", "times": "×", "infty": "∞", "leq": "≤", "le": "≤", "geq": "≥",
-    "ge": "≥", "approx": "≈", "sim": "~", "pm": "±", "cdot": "·", "ell": "ℓ", "%": "%",
-}
-_MATH_COMMAND = re.compile(r"\\([A-Za-z]+|%) ?")
-_STARS = re.compile(r"\*+")
-_UNDERSCORE_EMPHASIS = re.compile(r"(?<!\w)__?(?=\S)|(?<=\S)__?(?!\w)")
-_PARENTHETICAL = re.compile(r" ?\([^()]*\)| ?\[[^\[\]]*\]")
-_COMMAND = re.compile(r"\\[A-Za-z]+\*?(?:\{([^{}]*)\})?")
-_STOP = re.compile(r"\. (?=[\"'“(\[*$\\]?[A-Z0-9])")
-_QUESTION = re.compile(r"[?!] (?=[\"'“(\[*$\\]?[A-Z0-9])")
-_ABBREVIATIONS = ("e.g", "i.e", "et al", "vs", "fig", "eq", "cf", "resp", "approx", "no", "sec")
-_BREAKS = re.compile(
-    r", |; |: | [—–] | (?=(?:that|which|where|while|whereby|whose|to|by|through|via|using|for|"
-    r"with|without|in|on|across|from|under|over|into|and|or|as|when|because|thereby|thus|"
-    r"between|among|against|beyond|toward|towards|within|inside|per|"
-    r"yielding|enabling|leveraging|achieving|allowing|resulting|based)\b)"
-)
-_TRAILING_WORDS = {
-    "a", "an", "the", "of", "and", "or", "for", "to", "with", "in", "on", "by", "that", "which",
-    "as", "from", "into", "via", "its", "their", "our", "both", "while", "when", "where", "whose",
-    "is", "are", "can", "such", "together", "along", "also", "only", "even", "rather", "instead",
-    "it", "this", "these", "them", "they", "between", "among", "than",
-}
-_TRAILING_PUNCTUATION = " ,;:.!?—–-"
-_CLAUSE_END = re.compile(
-    r"; | [—–] |, (?:and|but|while|whereas|and then|and we|we) | and (?:we )?(?:prove|show|"
-    r"demonstrate|propose|introduce|provide|derive|establish|present|evaluate|achieve|find|"
-    r"validate|obtain|give|release|design|develop|analy[sz]e|study|discuss)\b"
-)
-_DANGLING = {"it", "this", "these", "them", "they", "we", "its", "their", "our"}
-
-
-def plain_text(text: str) -> str:
-    """The abstract with LaTeX text commands turned into Markdown emphasis and spaces collapsed."""
-    if not _single_spaced(text):
-        text = " ".join(text.split())
-    if "\\" in text:
-        text = _LATEX_BOLD.sub(r"**\1**", text)
-        text = _LATEX_ITALIC.sub(r"*\1*", text)
-        text = _LATEX_PLAIN.sub(r"\1", text)
-        text = text.replace("\\%", "%").replace("\\&", "&")
-    return text.replace("``", '"').replace("''", '"').replace("---", "—")
-
-
-def _single_spaced(text: str) -> bool:
-    """Whether ``" ".join(text.split()) == text``, told without building the words: a printable
-    text has no whitespace but the space (tabs, newlines and other spaces are not printable)."""
-    if "  " in text or text.startswith(" ") or text.endswith(" "):
-        return False
-    if text.isascii():  # a few searches for a character, not a table lookup per character
-        return not any(map(text.__contains__, _ASCII_SPACES))
-    return text.isprintable()
-
-
-_ASCII_SPACES = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"  # what str.split() splits ASCII at, besides " "
-
-
-def _strip_tail(text: str) -> str:
-    """Without trailing punctuation or a dangling function word (`... framework for`)."""
-    while True:
-        text = text.rstrip(_TRAILING_PUNCTUATION)
-        head, _, last = text.rpartition(" ")
-        if not head or last.casefold() not in _TRAILING_WORDS:
-            return text
-        text = head
-
-
-def sentence_bounds(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence; abbreviations (e.g., et al.) do not end one."""
-    ends = [m.start() + 1 for m in _STOP.finditer(text)]
-    if "? " in text or "! " in text:
-        ends = sorted(ends + [m.start() + 1 for m in _QUESTION.finditer(text)])
-    bounds, start = [], 0
-    for end in ends:
-        if text[max(start, end - 7):end - 1].casefold().endswith(_ABBREVIATIONS):
-            continue
-        bounds.append((start, end))
-        start = end + 1
-    if start < len(text):
-        bounds.append((start, len(text)))
-    return bounds
-
-
-def _math(match: re.Match) -> str:
-    body = _LATEX_PLAIN.sub(r"\1", match.group(1))
-    body = _MATH_COMMAND.sub(lambda m: _GREEK_AND_SYMBOLS.get(m.group(1), "\\"), body)
-    body = body.replace("{", "").replace("}", "").strip()
-    return "" if "\\" in body or len(body) > 16 else body
-
-
-def _good_cut(text: str, cut: int, separator: str) -> bool:
-    words = text[:cut].split()
-    if not words or words[-1].casefold() in _DANGLING or text[:cut].count('"') % 2:
-        return False
-    if separator == ", ":  # not inside a list of short items: `stages, perception, understanding`
-        previous = text.rfind(", ", 0, cut)
-        if previous >= 0 and len(text[previous:cut].split()) <= 3:
-            return False
-    follower = text[cut:cut + 12].split(maxsplit=1)
-    if words[-1].endswith("ed") and follower and follower[0] in ("by", "to", "in", "on", "with", "from"):
-        return False  # `a metric inspired | by ...`
-    return True
-
-
-def trim_phrase(text: str, limit: int, shortest: int = 0, strict: bool = False) -> str:
-    """``text`` cut to at most ``limit`` characters at a phrase boundary (a comma, a preposition,
-    a relative pronoun; not inside a list), without trailing punctuation or a dangling function
-    word. Below ``shortest`` characters a word boundary is used instead, or with ``strict``
-    nothing (``""``) is returned."""
-    text = _strip_tail(text.strip())
-    if len(text) <= limit:
-        return text
-    cut = 0
-    for match in _BREAKS.finditer(text, 0, limit + 2):
-        if match.start() <= limit and _good_cut(text, match.start(), match.group(0)):
-            cut = match.start()
-    if cut < max(shortest, 1):
-        if strict:
-            return ""
-        cut = text.rfind(" ", 0, limit + 1)
-        cut = cut if cut > 0 else limit
-    return _strip_tail(text[:cut]) or text[:limit].strip()
-
-
-def clean_phrase(text: str, limit: int, strict: bool = False) -> str:
-    """A phrase fit for a title or a list line: no markup or parentheticals, math only when
-    short and plain, trimmed to ``limit`` characters (see :func:`trim_phrase`)."""
-    if "$" in text:
-        text = _MATH.sub(_math, text).replace("$", "")
-    if "(" in text or "[" in text:
-        text = _PARENTHETICAL.sub("", _PARENTHETICAL.sub("", text))
-    if "\\" in text:
-        text = _COMMAND.sub(lambda m: m.group(1) or "", text)
-    if "*" in text:
-        text = _STARS.sub("", text)
-    if "_" in text:
-        text = _UNDERSCORE_EMPHASIS.sub("", text)
-    text = " ".join(text.replace("`", "").split())
-    for match in _CLAUSE_END.finditer(text, 30):
-        previous = max(text.rfind(", ", 0, match.start()), 0)
-        if match.group(0)[0] != "," or len(text[previous:match.start()].split()) > 3:
-            text = text[:match.start()]  # one clause: `..., and show that ...` is another claim
-            break
-    return trim_phrase(text, limit, shortest=limit // 3, strict=strict)
-
-
-_CONTRIBUTION = (  # (pattern over the lower-cased text, whether the gist keeps the verb)
-    (re.compile(
-        rf" (?:we|this paper|this work|this article|this study) (?:[a-z]+ ){{0,2}}?"
-        rf"(?:{_VERBS}|assembl[a-z]*|provid[a-z]*) (?=(?:a|an|the|two|three|several|new|novel) )"
-    ), False),
-    (re.compile(
-        r" this (?:paper|work|article|study|note) ((?:addresses|studies|considers|tackles|"
-        r"investigates|examines|explores|analy[sz]es|focuses on|revisits|characterizes)) "
-    ), True),
-    (re.compile(
-        r" (?:our|the) (?:main |key |core |central )?(?:contribution|idea|foundation|insight|focus) "
-        r"(?:of (?:our|this) (?:work|paper|approach) )?is "
-    ), False),
-    (re.compile(
-        r" we (?:[a-z]+ ){0,2}?((?:analy[sz]e|study|investigate|examine|explore|characterize|"
-        r"revisit|consider|formalize|prove|identify|address|tackle|compute|estimate|develop|"
-        r"propose|introduce|present)) (?!that |whether |why |when |it |this )"
-    ), True),
-    (re.compile(
-        r" we (?:[a-z]+ ){0,2}?(?:show|find|demonstrate|prove|argue|observe) that "
-        r"(?!they |it |this |these |there |such |our )"
-    ), False),
-)
-_RELATIVE_VERB = re.compile(r",? (?:that|which) ([a-z]{2,}[a-z]s)\b")
-_LEADING = re.compile(r"^(?:(?:a|an|the|novel|new|first)\s+)+", re.IGNORECASE)
-
-
-def _gerund(verb: str) -> str:
-    """``exploits`` -> ``exploiting``, ``uses`` -> ``using``, ``maps`` -> ``mapping``."""
-    stem = verb[:-1]
-    if stem.endswith("ie"):
-        return stem[:-2] + "ying"
-    if stem.endswith(("che", "she", "sse", "xe", "ze")):
-        return stem[:-1] + "ing"
-    if stem.endswith("e") and not stem.endswith("ee"):
-        return stem[:-1] + "ing"
-    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem):
-        return stem + stem[-1] + "ing"
-    return stem + "ing"
-
-
-def _as_gerund(match: re.Match) -> str:
-    verb = match.group(1)
-    if verb.endswith(("ss", "us", "is", "ous")) or verb in ("has", "does", "was"):
-        return match.group(0)
-    return " " + _gerund(verb)
-
-
-def _third_person(verb: str) -> str:
-    if verb.endswith("s"):
-        return verb
-    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        return verb[:-1] + "ies"
-    if verb.endswith(("ss", "sh", "ch", "x", "z")):
-        return verb + "es"
-    return verb + "s"
-
-
-def _capitalise(text: str) -> str:
-    first = text.split(" ", 1)[0]
-    if not first or any(c.isupper() for c in first[1:]) or not first[0].islower():
-        return text  # do-Shapley, xLSTM: as written
-    return text[0].upper() + text[1:]
-
-
-def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tuple[str, str]:
-    """(title, gist) of a paper that names nothing: from the sentence stating its contribution
-    (``we propose a framework that exploits X`` -> ``Framework exploiting X``), else from its
-    first sentence. The title aims at 40–110 characters."""
-    best: tuple[str, str] | None = None
-    for pattern, keeps_verb in _CONTRIBUTION:
-        for match in pattern.finditer(low):
-            _, end = _sentence(bounds, match.end() - 1)
-            phrase = clean_phrase(text[match.end() - 1:end], 400)
-            as_title = _RELATIVE_VERB.sub(_as_gerund, phrase, count=1)
-            title = _capitalise(trim_phrase(_LEADING.sub("", as_title), TITLE_MAX, 40))
-            if keeps_verb:
-                phrase = f"{_third_person(match.group(1))} {phrase}"
-            gist = trim_phrase(phrase, GIST_MAX, 40)
-            if len(title) >= 40:
-                return title, gist
-            if title and (best is None or len(title) > len(best[0])):
-                best = (title, gist)
-    if best:
-        return best
-    sentences = [text[start:end] for start, end in bounds[:3]] or [text]
-    first = next((s for s in sentences if len(clean_phrase(s, TITLE_MAX)) >= 40), sentences[0])
-    title = _capitalise(clean_phrase(first, TITLE_MAX)) or _capitalise(clean_phrase(text, TITLE_MAX))
-    return title or "Untitled abstract", clean_phrase(first, GIST_MAX)
-
-
 def _gist(text: str, candidate: _Candidate, bounds: list[tuple[int, int]]) -> str:
     """What the named paper is: the appositive after its name, else the phrase before it."""
     _, end = _sentence(bounds, max(candidate.end - 1, 0))
@@ -535,20 +349,62 @@ def _gist(text: str, candidate: _Candidate, bounds: list[tuple[int, int]]) -> st
     if before and not re.match(r"(?:a|an|the) ", rest) and not before.casefold().startswith("our "):
         # `a novel framework, called X, that learns` -> `a novel framework that learns`
         joined = re.match(r"(?:that|which|for|to|with) ", rest)
-        return clean_phrase(f"{before} {rest}" if joined else before, GIST_MAX)
-    return clean_phrase(re.sub(r"^(?:which|that) ", "", rest), GIST_MAX)
+        return gist_of(clean_phrase(f"{before} {rest}" if joined else before, 400))
+    return gist_of(clean_phrase(re.sub(r"^(?:which|that) ", "", rest), 400))
 
 
 def _title(name: str, long: str | None, gist: str) -> str:
+    """``Name — gist``, or ``Name — Long Form, a ...`` when the name is an acronym."""
     head = f"{name} — {long}" if long else name
     tail = re.sub(r"^(a|an) (?:novel|new) (?=[^aeiouAEIOU\W])", r"\1 ", gist)  # `a novel X` -> `a X`
     if long and not re.match(r"(?:a|an|the|to|for) ", tail):
         tail = ""
     joiner = (" " if tail.startswith(("to ", "for ")) else ", ") if long else " — "
-    room = TITLE_MAX - len(head) - len(joiner)
-    tail = trim_phrase(tail, room, strict=True) if tail and room >= 20 else ""
-    title = head + joiner + tail if tail else head
-    return trim_phrase(title, TITLE_MAX)
+    return head + joiner + tail if tail else head
+
+
+_WE_SAY = re.compile(r"^(?:we|this paper|this work) (?:[a-z]+ ){0,2}?(?:show|find|prove|argue|observe|demonstrate)s? "
+                     r"(?:that )?", re.IGNORECASE)
+
+
+def _keyphrase_title(extraction: Extraction) -> str:
+    """A title for an abstract that states no contribution: its strongest keyphrase of two words
+    or more that holds a word of the field (`Pre-memorization train accuracy`)."""
+    for mention in sorted((m for m in extraction.concepts if m.kind == "phrase"), key=lambda m: -m.score):
+        surface = mention.surfaces[0] if mention.surfaces else mention.name
+        words = surface.split()
+        if 2 <= len(words) <= NAME_WORDS and len(surface) <= 60 and not re.search(r"\w[.,;:]\w", surface) \
+                and not is_generic(surface) and names_a_thing(surface):
+            return _capitalise(surface)
+    return ""
+
+
+def _terms_title(extraction: Extraction) -> str:
+    """A title for an abstract that states no contribution: its two strongest concepts the
+    vocabulary or an acronym definition vouches for, each once (not an acronym and its
+    expansion, not a concept and one inside it)."""
+    chosen: list[ConceptMention] = []
+    for mention in sorted(extraction.concepts, key=lambda m: -m.score):
+        if mention.kind not in ("vocabulary", "acronym"):
+            continue
+        words = {w for s in (mention.name, *mention.surfaces, *mention.aliases) for w in _fold(s).split()}
+        if any(words & {w for s in (c.name, *c.surfaces, *c.aliases) for w in _fold(s).split()} for c in chosen):
+            continue
+        chosen.append(mention)
+        if len(chosen) == 2:
+            break
+    return _capitalise(" and ".join(m.name for m in chosen)) if len(chosen) == 2 else ""
+
+
+def _known_spellings(extraction: Extraction) -> frozenset[str]:
+    """Every spelling of the vocabulary concepts the abstract names, folded (see ``_known_concept``)."""
+    return frozenset(_fold(spelling.rstrip("s")) for mention in extraction.concepts if mention.kind == "vocabulary"
+                     for spelling in (mention.name, *mention.surfaces, *mention.aliases))
+
+
+def _known_concept(name: str, known: frozenset[str]) -> bool:
+    """Is ``name`` a concept the vocabulary knows (`MCTS`, `GNN`): prior work, not the paper's own?"""
+    return _fold(name.rstrip("s")) in known
 
 
 def _aliases(name: str, long: str | None, others: list[str], extraction: Extraction) -> tuple[str, ...]:
@@ -559,6 +415,11 @@ def _aliases(name: str, long: str | None, others: list[str], extraction: Extract
             keys.add(alias.casefold())
             found.append(alias)
     return tuple(found[:6])
+
+
+def _extends(name: str, base: str) -> bool:
+    """Is ``name`` the ``base`` name with a suffix (`GRADEO-Instruct` of `GRADEO`)?"""
+    return len(base) < len(name) and name.startswith(base) and name[len(base)] in "-\u2010\u2011 "
 
 
 def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
@@ -577,10 +438,22 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
     # The extractors' hints rank last (4) and are never an extended name (rank 0-1): they count
     # only when the text itself names nothing, so they are looked for only then.
     candidates = [*_candidates(plain, low, bounds)] or [*_hint_candidates(plain, extraction)]
+    candidates = _named_by_repository(plain, candidates)
+    # a name the vocabulary knows is prior work, unless the abstract spells it out otherwise
+    # (`Audio Flamingo 2 (AF2)` is not AlphaFold2)
+    if candidates:
+        known = _known_spellings(extraction)
+        candidates = [c for c in candidates if not _known_concept(c.name, known)
+                      or (c.long and not _known_concept(c.long, known))]
     if not candidates:
         title, gist = contribution_title(plain, low, bounds)
+        title = (title or _terms_title(extraction) or _keyphrase_title(extraction) or opening_topic(plain, bounds)
+                 or trim_phrase(_WE_SAY.sub("", gist), 60)
+                 or "Untitled abstract")
         return PaperName(title=title, name=None, aliases=_aliases("", None, [], extraction), gist=gist)
     best = min(candidates, key=lambda c: (c.rank, c.start))
+    base = next((c for c in candidates if c.rank <= 1 and _extends(best.name, c.name)), None)
+    best = base or best  # `GRADEO`, not its variant `GRADEO-Instruct`
     long = best.long or _long_form_hint(best.name, extraction)
     extended = [c.name for c in candidates if c.rank <= 1 and best.name.casefold() in c.name.casefold()]
     gist = _gist(plain, best, bounds)

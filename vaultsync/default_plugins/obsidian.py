@@ -44,6 +44,19 @@ def _list_line(name: str, gist: str) -> str:
     return f"- {link(name)} — {escape_markdown(gist)}" if gist else f"- {link(name)}"
 
 
+def _shares(paper: Paper) -> tuple[str, ...]:
+    """What each related paper shares with ``paper`` ("" where a plugin's model does not say)."""
+    shares = paper.related_shares
+    return shares if len(shares) == len(paper.related) else ("",) * len(paper.related)
+
+
+def _related_line(name: str, shares: str) -> str:
+    """`- [[Other paper]] — shares Offline RL, Flow Matching`: why the paper is listed."""
+    from ..markdown import escape_markdown
+
+    return f"- {link(name)} — shares {escape_markdown(shares)}" if shares else f"- {link(name)}"
+
+
 def render_paper(paper: Paper, model: VaultModel) -> OutputFile:
     from ..markdown import abstract_to_markdown, escape_markdown
 
@@ -56,23 +69,28 @@ def render_paper(paper: Paper, model: VaultModel) -> OutputFile:
         "title": paper.title,
         "aliases": list(paper.aliases),
         "collection": link(collection.name),
-        "venue": abstract.collection.venue or abstract.collection.name,
+        "venue": abstract.collection.venue,  # None (left out) when the seed's header names none
         "year": abstract.collection.year,
         "concepts": [link(c) for c in paper.concepts],
+        "fields": [link(f) for f in paper.fields],
         "related": [link(model.paper(r).name) for r in paper.related],
         "urls": list(paper.urls),
         "source": f"{abstract.seed}, paragraph {abstract.paragraph}",
         "tags": tags,
     }
-    if frontmatter["year"] is None:
-        del frontmatter["year"]
+    for key in ("venue", "year"):
+        if frontmatter[key] is None:
+            del frontmatter[key]
     for key, value in paper.metadata.items():
         frontmatter.setdefault(key, list(value) if isinstance(value, (tuple, list)) else value)
     lines = [f"# {escape_markdown(paper.title)}", "", abstract_to_markdown(abstract.text, paper.links), ""]
-    if paper.concepts:
+    if paper.concepts or paper.fields:
         lines += ["## Concepts", "", *(f"- {link(c)}" for c in paper.concepts), ""]
+        if paper.fields:
+            lines += [f"Fields: {', '.join(link(f) for f in paper.fields)}", ""]
     if paper.related:
-        lines += ["## Related papers", "", *(_gist_line(model.paper(r)) for r in paper.related), ""]
+        lines += ["## Related papers", "", *(_related_line(model.paper(r).name, shares)
+                                             for r, shares in zip(paper.related, _shares(paper))), ""]
     return OutputFile(f"{PAPERS}/{paper.name}.md", "\n".join(lines).rstrip() + "\n", frontmatter,
                       paper.id, kind="paper")
 
@@ -87,7 +105,9 @@ def render_concept(concept: Concept, model: VaultModel) -> OutputFile:
         "paper_count": len(concept.papers),
         "tags": ["concept"],
     }
-    lines = [f"# {concept.name}", ""]
+    from ..markdown import escape_markdown
+
+    lines = [f"# {escape_markdown(concept.name)}", ""]
     if concept.broader:
         lines += ["Broader: " + ", ".join(link(b) for b in concept.broader), ""]
     if concept.narrower:
@@ -99,19 +119,22 @@ def render_concept(concept: Concept, model: VaultModel) -> OutputFile:
 
 
 def render_collection(collection: CollectionInfo, model: VaultModel) -> OutputFile:
+    from ..markdown import escape_markdown
+
     info = collection.collection
     frontmatter = {
         "vaultsync_id": collection_id(info.name),
         "type": "collection",
         "title": info.name,
-        "venue": info.venue or info.name,
+        "venue": info.venue,
         "year": info.year,
         "paper_count": len(collection.papers),
         "tags": ["collection"] + [t for t in (venue_tag(info.venue),) if t],
     }
-    if frontmatter["year"] is None:
-        del frontmatter["year"]
-    lines = [f"# {info.name}", "", f"## Papers ({len(collection.papers)})", "",
+    for key in ("venue", "year"):
+        if frontmatter[key] is None:
+            del frontmatter[key]
+    lines = [f"# {escape_markdown(info.name)}", "", f"## Papers ({len(collection.papers)})", "",
              *(_gist_line(model.paper(p)) for p in collection.papers)]
     return OutputFile(f"{COLLECTIONS}/{collection.name}.md", "\n".join(lines).rstrip() + "\n", frontmatter,
                       frontmatter["vaultsync_id"], kind="collection")
@@ -182,7 +205,8 @@ def inputs_key(subject: Paper | Concept | CollectionInfo, model: VaultModel) -> 
     if isinstance(subject, Paper):
         abstract, info = subject.abstract, subject.abstract.collection
         inputs = ("paper", subject.id, subject.name, subject.title, subject.gist, subject.aliases,
-                  subject.concepts, subject.links, subject.urls, subject.related, tuple(subject.metadata.items()),
+                  subject.concepts, subject.fields, subject.links, subject.urls, subject.related,
+                  subject.related_shares, tuple(subject.metadata.items()),
                   abstract.text, abstract.seed, abstract.paragraph, abstract.line, info.name, info.venue, info.year,
                   model.collection_of(subject.id).name, _listed(subject.related, model))
     elif isinstance(subject, Concept):

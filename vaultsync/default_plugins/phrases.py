@@ -20,6 +20,7 @@ from typing import NamedTuple, Sequence
 from ..canonical import concept_key, singular
 from ..generic import is_generic
 from ..hookspecs import hookimpl
+from ..inline_html import without_html
 from ..records import Abstract, ConceptMention, ExtractContext, Extraction, mention_from_fields
 
 __all__ = [
@@ -572,7 +573,7 @@ def vaultsync_extract(abstract: Abstract, context: ExtractContext) -> Extraction
     """Report the abstract's non-generic noun phrases; the link stage promotes recurring ones."""
     if not context.options("phrases").get("enabled", True):
         return None
-    mentions = phrase_mentions(abstract.text)
+    mentions = phrase_mentions(without_html(abstract.text))
     return Extraction(concepts=tuple(mentions)) if mentions else None
 
 

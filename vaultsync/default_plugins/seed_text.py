@@ -23,6 +23,8 @@ _VENUE = re.compile(
     r"[\s'’-]*((?:19|20)\d\d)(?!\d)"
 )
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+# A header may also be written as fields, one a line: `venue: ICML 2026`, `year: 2026`, `name: …`.
+_HEADER_FIELD = re.compile(r"(collection|name|title|venue|year)\s*:\s*(\S.*)", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?。]\s*$")
 
 
@@ -35,6 +37,24 @@ def parse_collection(header: str) -> Collection:
         return Collection(header, f"{match.group(1).strip()} {year}", year)
     year_match = _YEAR.search(header)
     return Collection(header, None, int(year_match.group(1)) if year_match else None)
+
+
+def collection_from_fields(fields: dict[str, str]) -> Collection:
+    """`venue: ICML 2026` -> Collection("ICML 2026", venue "ICML 2026", year 2026); `name:` (or
+    `collection:`, `title:`) names it, `year:` adds the year the venue does not say."""
+    fields = {key.lower(): " ".join(value.split()) for key, value in fields.items()}
+    name = fields.get("name") or fields.get("collection") or fields.get("title")
+    venue = fields.get("venue")
+    year_match = _YEAR.fullmatch(fields.get("year", ""))
+    year = int(year_match.group(1)) if year_match else None
+    if venue:
+        found = parse_collection(venue if year is None or str(year) in venue else f"{venue} {year}")
+        venue = found.venue or (venue if year is None or str(year) in venue else f"{venue} {year}")
+        year = year or found.year
+    if name is None:
+        return Collection(venue or str(year), venue, year)
+    found = parse_collection(name)
+    return Collection(name, venue or found.venue, year or found.year)
 
 
 def collection_from_file_name(relative: str) -> Collection:
@@ -89,13 +109,20 @@ def parse_seed_lines(
     display = display or relative
     collection = None
     abstracts: list[Abstract] = []
+    skipped = 0  # paragraphs already reported: the file then needs no second message
     for start, block, size in _paragraphs(lines):
         if collection is None:
-            if _is_header(block):
+            fields = [_HEADER_FIELD.fullmatch(line) for line in block]
+            taken = next((i for i, m in enumerate(fields) if m is None), len(block))
+            if taken:
+                collection = collection_from_fields({m.group(1): m.group(2) for m in fields[:taken]})
+            elif _is_header(block):
                 collection = parse_collection(block[0])
-                size -= len(block[0]) + 1
-                block = block[1:]
-                start += 1
+                taken = 1
+            if taken:
+                size -= sum(len(line) + 1 for line in block[:taken])
+                block = block[taken:]
+                start += taken
                 if not block:
                     continue
             else:
@@ -105,18 +132,24 @@ def parse_seed_lines(
                 f"{display} line {start}: a paragraph of {size:,} characters is not an abstract; "
                 "skipped it (separate abstracts with blank lines)"
             )
+            skipped += 1
             continue
         text = _join(block)  # words joined by single spaces
         if text.count(" ") + 1 < MIN_ABSTRACT_WORDS:
             problems.append(f"{display} line {start}: {text[:40]!r} is too short for an abstract; skipped it")
+            skipped += 1
             continue
         abstracts.append(Abstract(text, relative, len(abstracts) + 1, start, collection))
     if collection is None:
         collection = collection_from_file_name(relative)
-    if not abstracts:
-        problems.append(f"{display}: holds no abstracts; add one paragraph per abstract after the header line")
+    if not abstracts and not skipped:
+        problems.append(no_abstracts(display))
     # Abstracts hold the collection they were read under; a header-less file names all the same.
     return Seed(relative, collection, tuple(abstracts), tuple(problems))
+
+
+def no_abstracts(display: str) -> str:
+    return f"{display}: holds no abstracts; add one paragraph per abstract after the header line"
 
 
 @hookimpl(trylast=True)
@@ -126,5 +159,7 @@ def vaultsync_read_seed(path: Path, relative: str) -> Seed | None:
     decoded = open_seed_text(path, str(path))
     problems: list[str] = []
     seed = parse_seed_lines(decoded.lines, relative, problems, str(path))
-    # decoding problems are only known once every line was read
-    return Seed(seed.path, seed.collection, seed.abstracts, tuple(decoded.problems) + seed.problems)
+    # decoding problems are only known once every line was read; a line too long to read is
+    # why a file holds no abstracts, not a second problem
+    problems = [p for p in seed.problems if not (decoded.skipped_lines and p == no_abstracts(str(path)))]
+    return Seed(seed.path, seed.collection, seed.abstracts, tuple(decoded.problems) + tuple(problems))

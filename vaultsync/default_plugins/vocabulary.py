@@ -46,7 +46,9 @@ import ahocorasick
 from ..canonical import IRREGULAR_PLURALS, concept_key, singular
 from ..errors import VaultsyncError
 from ..hookspecs import hookimpl
+from ..inline_html import without_html
 from ..records import Abstract, ConceptMention, ExtractContext, Extraction, TaughtConcept, mention_from_fields
+from .senses import in_sense
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +107,9 @@ class VocabularyEntry:
     aliases: tuple[str, ...] = ()
     broader: tuple[str, ...] = ()
     origin: str = ""  # where it came from: "vocabulary.txt line 12", "taught by the vault"
+    # words that carry this entry's sense (`? uncertainty, confidence`): an ambiguous mention (one
+    # word, a short acronym) links only where one of them (or a word of the entry's names) occurs
+    cues: tuple[str, ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -128,16 +133,18 @@ def parse_vocabulary(text: str, origin: str = "vocabulary.txt") -> list[Vocabula
         line = line.strip()
         if not line or line.startswith("#"):
             continue
+        line, _, cues_part = line.partition(" ? ")
         names_part, _, broader_part = line.partition(">")
         names = [name.strip() for name in names_part.split("|")]
         broader = [name.strip() for name in broader_part.split(";")] if broader_part else []
-        if not all(names) or not all(broader) or "<" in line:
+        cues = tuple(c.strip().casefold() for c in cues_part.split(",") if c.strip())
+        if not all(names) or not all(broader) or "<" in line or (cues_part and not cues):
             raise VaultsyncError(
-                f"{origin} line {number}: expected `Name | alias > Broader ; Broader`; fix the empty "
-                "name or stray separator."
+                f"{origin} line {number}: expected `Name | alias > Broader ; Broader ? cue, cue`; fix the "
+                "empty name or stray separator."
             )
         aliases = tuple(dict.fromkeys(a for a in names[1:] if a.casefold() != names[0].casefold()))
-        entries.append(VocabularyEntry(names[0], aliases, tuple(broader), f"{origin} line {number}"))
+        entries.append(VocabularyEntry(names[0], aliases, tuple(broader), f"{origin} line {number}", cues))
     return entries
 
 
@@ -444,7 +451,8 @@ def _merge(entries: Iterable[VocabularyEntry]) -> tuple[VocabularyEntry, ...]:
         if hit is not None:
             old = merged[hit]
             names = _unique((*entry.names, *old.names))
-            entry = VocabularyEntry(names[0], names[1:], entry.broader or old.broader, entry.origin)
+            entry = VocabularyEntry(names[0], names[1:], entry.broader or old.broader, entry.origin,
+                                    entry.cues or old.cues)
             merged[hit] = entry
         else:
             hit = len(merged)
@@ -455,7 +463,8 @@ def _merge(entries: Iterable[VocabularyEntry]) -> tuple[VocabularyEntry, ...]:
     for entry in merged:  # broader names point at canonical names once every entry is known
         broader = _unique(canonical.get(entry_key(b), b) for b in entry.broader)
         resolved.append(
-            VocabularyEntry(entry.name, entry.aliases, tuple(b for b in broader if b != entry.name), entry.origin)
+            VocabularyEntry(entry.name, entry.aliases, tuple(b for b in broader if b != entry.name), entry.origin,
+                            entry.cues)
         )
     return tuple(resolved)
 
@@ -627,7 +636,10 @@ def vaultsync_extract(abstract: Abstract, context: ExtractContext) -> Extraction
     vocabulary = _vocabulary_of(context)
     if vocabulary is None:
         return None
-    found = vocabulary.match(abstract.text) + across_acronyms(vocabulary, abstract.text)
+    text = without_html(abstract.text)
+    found = vocabulary.match(text) + across_acronyms(vocabulary, text)
+    if found:
+        found = in_sense(found, text)
     return Extraction(concepts=mentions(found)) if found else None
 
 

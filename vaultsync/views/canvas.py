@@ -5,36 +5,38 @@ papers) and ``Maps/All concepts.canvas``. On each map:
 
 - concept notes are ``file`` nodes (``Concepts/<name>.md``), larger the more papers mention them;
   opening one shows its papers, so every paper is two clicks from the map;
-- concepts sharing a broader concept sit in a ``group`` node labelled with it (the broader
-  concept's own node first when it is shown); concepts with no family on the map sit together,
-  ungrouped, after the groups;
+- a concept and the concepts under it sit in a ``group`` node labelled with it, broader above
+  narrower; concepts whose broader concept is off the map group under it by name; concepts with
+  no family on the map stand alone, next to what they are joined to, or together at the end;
 - edges: broader -> narrower (arrow), and strong co-occurrence (concepts sharing at least
   ``min_shared`` papers, the ``max_cooccurrence_edges`` strongest; no arrow, labelled);
-- only the ``max_concepts`` most mentioned concepts are shown; a text node at the top says
-  how many were left out and links to the index.
+- only ``max_concepts`` concepts are shown, by importance (``select_concepts``); a text node at
+  the top says how many were left out and links to the index.
 
-The layout is deterministic (the same model gives the same bytes: no randomness, ids hashed
-from names, ties broken by name) and nodes never overlap: each group is packed on a grid of
-rows, and groups are packed in rows ("shelves") below the header.
+The layout (``canvas_layout``) is deterministic -- the same model gives the same bytes: no
+randomness, ids hashed from names, ties broken by name -- nodes never overlap, no edge label sits
+on a card (a co-occurrence line that no choice of sides keeps its label clear for is drawn without
+one), and edges keep off other cards where the layout allows it (``docs/canvas_picture.py`` draws
+a map to look at it).
 """
 
 from __future__ import annotations
 
 import hashlib
+import heapq
 import json
 import math
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Iterable, Sequence
 
 from ..records import Concept, OutputFile, VaultModel
+from .canvas_layout import (BLOCK_GAP, Block, Box, choose_sides, edge_curve, label_on_card, lay_out_block,
+                            place_blocks, use_sides)
 
 MAPS = "Maps"
 ALL_CONCEPTS = "All concepts"
-GAP = 40  # between nodes in a group
-BLOCK_GAP = 120  # between groups
-PAD = 40  # inside a group's border
 GROUP_COLORS = ("4", "5", "6", "3", "2", "1")  # JSON Canvas preset colours, green first
 
 
@@ -45,30 +47,6 @@ class CanvasOptions:
     max_concepts: int = 40
     min_shared: int = 2  # papers two concepts must share for a co-occurrence edge
     max_cooccurrence_edges: int = 30
-
-
-@dataclass
-class _Box:
-    """A node being laid out; ``x``/``y`` are relative to its block until the block is placed."""
-
-    name: str
-    count: int
-    width: int
-    height: int
-    x: int = 0
-    y: int = 0
-
-
-@dataclass
-class _Block:
-    """A group of concepts (``label`` set) or the ungrouped rest (``label`` None)."""
-
-    label: str | None
-    boxes: list[_Box] = field(default_factory=list)
-    width: int = 0
-    height: int = 0
-    x: int = 0
-    y: int = 0
 
 
 def render_canvases(model: VaultModel, options: CanvasOptions = CanvasOptions()) -> list[OutputFile]:
@@ -109,15 +87,19 @@ def build_canvas(model: VaultModel, paper_ids: Sequence[str] | None, title: str,
     scope = set(paper_ids) if paper_ids is not None else {p.id for p in model.papers}
     concepts = _concepts_by_name(model)
     papers_of = _papers_of(model, concepts, None if paper_ids is None else scope)
-    ranked = sorted((n for n, ps in papers_of.items() if ps),
-                    key=lambda n: (-len(papers_of[n]), n.casefold(), n))
-    shown = ranked[: options.max_concepts]
+    mentioned = [n for n, ps in papers_of.items() if ps]
+    shown = select_concepts(mentioned, papers_of, concepts, options.max_concepts)
     largest = len(papers_of[shown[0]]) if shown else 1
     boxes = {n: _box(n, len(papers_of[n]), largest) for n in shown}
-    blocks = _blocks(shown, concepts, boxes)
-    header = _header_text(title, note, len(shown), len(ranked), len(scope))
+    broader = _broader_pairs(shown, concepts)
+    shared = _shared_pairs(shown, papers_of, concepts, options)
+    blocks = _blocks(shown, concepts, boxes, broader + [p for p, _ in shared])
+    header = _header_text(title, note, len(shown), len(mentioned), len(scope))
     header_height = _snap(80 + 32 * header.count("\n"))
-    width = _place_blocks(blocks, top=header_height + BLOCK_GAP)
+    width = place_blocks(blocks, header_height + BLOCK_GAP, _block_links(blocks, broader + [p for p, _ in shared]))
+    for block in blocks:  # from here on, cards are where they are drawn
+        for box in block.boxes:
+            box.x, box.y = block.x + box.x, block.y + box.y
 
     nodes: list[dict[str, Any]] = [_node("text", "header", 0, 0, max(width, 640), header_height,
                                          text=header)]
@@ -126,12 +108,60 @@ def build_canvas(model: VaultModel, paper_ids: Sequence[str] | None, title: str,
                            block.height, label=block.label, color=GROUP_COLORS[i % len(GROUP_COLORS)]))
     for block in blocks:
         for box in block.boxes:
-            nodes.append(_node("file", f"concept:{box.name}", block.x + box.x, block.y + box.y,
-                               box.width, box.height, file=f"Concepts/{box.name}.md"))
-    placed = {box.name: (block.x + box.x, block.y + box.y, box) for block in blocks for box in block.boxes}
-    edges = _broader_edges(shown, concepts, placed) + _cooccurrence_edges(shown, papers_of, concepts,
-                                                                          placed, options)
+            nodes.append(_node("file", f"concept:{box.name}", box.x, box.y, box.width, box.height,
+                               file=f"Concepts/{box.name}.md"))
+    # the header is a card too: no edge or label should cover it
+    cards = [*boxes.values(), Box("\x00header", 0, max(width, 640), header_height)]
+    tree = {(parent, child) for block in blocks for child, parent in block.parent.items()}
+    used: dict[tuple[str, str], int] = {}  # (card, side) -> edges attached there
+    for b, n in sorted(tree):
+        use_sides(used, boxes[b], "bottom", boxes[n], "top")
+    edges = []
+    for b, n in broader:  # an arrow down a group's tree runs between its layers
+        sides = ("bottom", "top") if (b, n) in tree else choose_sides(boxes[b], boxes[n], cards, used=used)
+        edges.append(_edge("broader", b, n, sides))
+    for (a, b), count in shared:
+        label = f"{count} papers"
+        sides = choose_sides(boxes[a], boxes[b], cards, label, used)
+        if label_on_card(edge_curve(boxes[a], sides[0], boxes[b], sides[1]), label, cards):
+            # no sides keep it off every card: a label there would hide a card's name, so the
+            # line goes unlabelled (each concept's note still lists its papers)
+            edges.append(_edge("shared", a, b, sides, toEnd="none"))
+        else:
+            edges.append(_edge("shared", a, b, sides, toEnd="none", label=label))
     return {"nodes": nodes, "edges": edges}
+
+
+def select_concepts(mentioned: Iterable[str], papers_of: dict[str, list[str]], concepts: dict[str, Concept],
+                    slots: int) -> list[str]:
+    """The ``slots`` most important concepts, most important first: the most papers first; among
+    concepts as many papers mention, the one tied (as broader or narrower) to more concepts
+    already chosen, then to more concepts on the map at all, then by name -- so the last slots
+    go to concepts that join the map's families, not to the start of the alphabet."""
+    def neighbours(name: str) -> set[str]:
+        concept = concepts[name]
+        return {n for n in (*concept.broader, *concept.narrower) if papers_of.get(n)}
+
+    ranked = sorted(mentioned, key=lambda n: (-len(papers_of[n]), n.casefold(), n))
+    if len(ranked) <= slots:
+        return ranked
+    cut = len(papers_of[ranked[slots - 1]])
+    chosen = [n for n in ranked if len(papers_of[n]) > cut]
+    tied = [n for n in ranked if len(papers_of[n]) == cut]
+    linked = {n: neighbours(n) for n in tied}
+    ties = {n: len(linked[n] & set(chosen)) for n in tied}
+    heap = [(-ties[n], -len(linked[n]), n.casefold(), n) for n in tied]
+    heapq.heapify(heap)
+    while len(chosen) < slots and heap:
+        score, _, _, name = heapq.heappop(heap)
+        if name in ties and -score == ties[name]:
+            chosen.append(name)
+            del ties[name]
+            for other in linked[name]:  # they are now tied to one more chosen concept
+                if other in ties:
+                    ties[other] += 1
+                    heapq.heappush(heap, (-ties[other], -len(linked[other]), other.casefold(), other))
+    return chosen
 
 
 def _concepts_by_name(model: VaultModel) -> dict[str, Concept]:
@@ -171,88 +201,90 @@ def _positions(model: VaultModel) -> dict[str, list[int]]:
     return cached
 
 
-def _box(name: str, count: int, largest: int) -> _Box:
+def _box(name: str, count: int, largest: int) -> Box:
     share = math.log1p(count) / math.log1p(largest) if largest > 0 else 0.0
-    return _Box(name, count, _snap(260 + 140 * share), _snap(80 + 100 * share))
+    return Box(name, count, _snap(260 + 140 * share), _snap(80 + 100 * share))
 
 
 def _snap(value: float, step: int = 20) -> int:
     return int(round(value / step)) * step
 
 
-def _family_head(name: str, concepts: dict[str, Concept], shown: set[str]) -> str:
-    """The concept whose group ``name`` joins: its highest shown ancestor (first broader each
-    step), else its first broader, else itself."""
-    chain, seen, current = [], {name}, concepts.get(name)
-    while current is not None:
-        parent = next((b for b in current.broader if b in concepts and b not in seen), None)
-        if parent is None:
-            break
-        chain.append(parent)
-        seen.add(parent)
-        current = concepts[parent]
-    shown_ancestors = [b for b in chain if b in shown]
-    if shown_ancestors:
-        return shown_ancestors[-1]
-    return chain[0] if chain else name
+def _ancestors(name: str, concepts: dict[str, Concept]) -> list[str]:
+    """Every concept above ``name`` by broader links, nearest first (each once)."""
+    found: list[str] = []
+    seen, frontier = {name}, [name]
+    while frontier:
+        nxt = []
+        for current in frontier:
+            for parent in concepts[current].broader if current in concepts else ():
+                if parent in concepts and parent not in seen:
+                    seen.add(parent)
+                    found.append(parent)
+                    nxt.append(parent)
+        frontier = nxt
+    return found
 
 
-def _blocks(shown: list[str], concepts: dict[str, Concept], boxes: dict[str, _Box]) -> list[_Block]:
-    """Groups of at least two concepts, biggest first, then one block of the rest."""
-    shown_set = set(shown)
+def _blocks(shown: list[str], concepts: dict[str, Concept], boxes: dict[str, Box],
+            linked: Iterable[tuple[str, str]]) -> list[Block]:
+    """The map's groups, biggest first, then the concepts in none; each laid out.
+
+    A concept joins the group of its most-mentioned ancestor on the map that has none above it
+    there; a concept on the map with no ancestor there heads its own group (when something on
+    the map descends from it); concepts whose ancestors are all off the map group under their
+    first broader concept, named on the group's label. A group needs two members."""
+    rank = {name: i for i, name in enumerate(shown)}
+    above = {name: [a for a in _ancestors(name, concepts) if a in rank] for name in shown}
+    heads_of_others = {a for name in shown for a in above[name]}
     families: dict[str, list[str]] = {}
     for name in shown:  # ``shown`` is ranked, so members come most-mentioned first
-        families.setdefault(_family_head(name, concepts, shown_set), []).append(name)
+        roots = [a for a in above[name] if not above[a]]
+        if roots:
+            head = min(roots, key=rank.__getitem__)
+        elif name in heads_of_others:
+            head = name
+        else:
+            head = next((b for b in concepts[name].broader if b in concepts), name)
+        families.setdefault(head, []).append(name)
     groups, loose = [], []
     for head, members in families.items():
         if len(members) < 2:
             loose.extend(members)
             continue
-        members.sort(key=lambda n: (n != head, -boxes[n].count, n.casefold(), n))
-        groups.append(_Block(head, [boxes[n] for n in members]))
+        members.sort(key=lambda n: (n != head, rank[n]))
+        in_group = set(members)
+        parent = {n: next(a for a in above[n] if a in in_group) for n in members
+                  if any(a in in_group for a in above[n])}
+        groups.append(Block(head, [boxes[n] for n in members], parent))
     groups.sort(key=lambda b: (-sum(x.count for x in b.boxes), b.label.casefold(), b.label))
-    blocks = groups + ([_Block(None, [boxes[n] for n in loose])] if loose else [])
+    # a concept in no group but joined to one by an edge is a unit of its own, placed by what it
+    # joins; the others wait together at the end
+    joined = {n for pair in linked for n in pair}
+    loose.sort(key=rank.__getitem__)
+    single = [Block(None, [boxes[n]]) for n in loose if n in joined]
+    rest = [boxes[n] for n in loose if n not in joined]
+    blocks = groups + single + ([Block(None, rest)] if rest else [])
     for block in blocks:
-        _pack_block(block)
+        lay_out_block(block)
     return blocks
 
 
-def _pack_block(block: _Block) -> None:
-    """Place a block's boxes in rows of about sqrt(n); size the block around them."""
-    columns = max(1, math.ceil(math.sqrt(len(block.boxes))))
-    pad = PAD if block.label is not None else 0
-    x = y = pad
-    row_height = 0
-    for i, box in enumerate(block.boxes):
-        if i and i % columns == 0:
-            x, y = pad, y + row_height + GAP
-            row_height = 0
-        box.x, box.y = x, y
-        x += box.width + GAP
-        row_height = max(row_height, box.height)
-    block.width = max(b.x + b.width for b in block.boxes) + pad
-    block.height = max(b.y + b.height for b in block.boxes) + pad
-
-
-def _place_blocks(blocks: list[_Block], top: int) -> int:
-    """Shelf-pack blocks left to right, wrapping at a width that keeps the map roughly square.
-    Returns the width used."""
-    if not blocks:
-        return 0
-    area = sum((b.width + BLOCK_GAP) * (b.height + BLOCK_GAP) for b in blocks)
-    limit = max(max(b.width for b in blocks), int(math.sqrt(area) * 1.4))
-    x, y, shelf = 0, top, 0
-    for block in blocks:
-        if x and x + block.width > limit:
-            x, y, shelf = 0, y + shelf + BLOCK_GAP, 0
-        block.x, block.y = x, y
-        x += block.width + BLOCK_GAP
-        shelf = max(shelf, block.height)
-    return max(b.x + b.width for b in blocks)
+def _block_links(blocks: list[Block], pairs: Iterable[tuple[str, str]]) -> dict[tuple[int, int], int]:
+    """(block index, block index) -> how many edges join the two blocks."""
+    where = {box.name: i for i, block in enumerate(blocks) for box in block.boxes}
+    links: Counter[tuple[int, int]] = Counter()
+    for a, b in pairs:
+        i, j = sorted((where[a], where[b]))
+        if i != j:
+            links[(i, j)] += 1
+    return links
 
 
 def _header_text(title: str, note: str | None, shown: int, total: int, papers: int) -> str:
-    lines = [f"# {title}", ""]
+    from ..markdown import escape_markdown  # lazy: start-up time
+
+    lines = [f"# {escape_markdown(title)}", ""]
     if note:
         lines.append(f"Concept map of [[{note}|{title}]] ({papers} papers).")
     else:
@@ -283,32 +315,24 @@ def _node(kind: str, key: str, x: int, y: int, width: int, height: int, **extra:
     return node
 
 
-def _sides(a: tuple[int, int, _Box], b: tuple[int, int, _Box]) -> tuple[str, str]:
-    """Which sides to join so the edge runs the short way between the two boxes."""
-    ax, ay = a[0] + a[2].width / 2, a[1] + a[2].height / 2
-    bx, by = b[0] + b[2].width / 2, b[1] + b[2].height / 2
-    if abs(bx - ax) > abs(by - ay):
-        return ("right", "left") if bx > ax else ("left", "right")
-    return ("bottom", "top") if by >= ay else ("top", "bottom")
-
-
-def _edge(kind: str, a: str, b: str, placed: dict, **extra: Any) -> dict[str, Any]:
-    from_side, to_side = _sides(placed[a], placed[b])
+def _edge(kind: str, a: str, b: str, sides: tuple[str, str], **extra: Any) -> dict[str, Any]:
     edge = {"id": node_id(f"{kind}:{a}\x1f{b}"), "fromNode": node_id(f"concept:{a}"),
-            "fromSide": from_side, "toNode": node_id(f"concept:{b}"), "toSide": to_side}
+            "fromSide": sides[0], "toNode": node_id(f"concept:{b}"), "toSide": sides[1]}
     edge.update(extra)
     return edge
 
 
-def _broader_edges(shown: list[str], concepts: dict[str, Concept], placed: dict) -> list[dict]:
-    pairs = sorted({(b, n) for n in shown for b in concepts[n].broader if b in placed and b != n},
-                   key=lambda p: (p[0].casefold(), p[1].casefold(), p))
-    return [_edge("broader", b, n, placed) for b, n in pairs]
+def _broader_pairs(shown: list[str], concepts: dict[str, Concept]) -> list[tuple[str, str]]:
+    """(broader, narrower) for every broader link between two concepts on the map."""
+    on_map = set(shown)
+    return sorted({(b, n) for n in shown for b in concepts[n].broader if b in on_map and b != n},
+                  key=lambda p: (p[0].casefold(), p[1].casefold(), p))
 
 
-def _cooccurrence_edges(shown: list[str], papers_of: dict[str, list[str]],
-                        concepts: dict[str, Concept], placed: dict,
-                        options: CanvasOptions) -> list[dict]:
+def _shared_pairs(shown: list[str], papers_of: dict[str, list[str]], concepts: dict[str, Concept],
+                  options: CanvasOptions) -> list[tuple[tuple[str, str], int]]:
+    """The strongest co-occurrences: ((a, b), papers both mention), ``min_shared`` papers at least,
+    not already joined by a broader link."""
     by_paper: dict[str, list[str]] = {}
     for name in shown:
         for paper in papers_of[name]:
@@ -320,8 +344,7 @@ def _cooccurrence_edges(shown: list[str], papers_of: dict[str, list[str]],
     strong = [(pair, n) for pair, n in shared.items()
               if n >= options.min_shared and frozenset(pair) not in related]
     strong.sort(key=lambda item: (-item[1], item[0][0].casefold(), item[0][1].casefold(), item[0]))
-    return [_edge("shared", a, b, placed, toEnd="none", label=f"{n} papers")
-            for (a, b), n in strong[: options.max_cooccurrence_edges]]
+    return strong[: options.max_cooccurrence_edges]
 
 
 def canvas_files(canvas: dict[str, Any]) -> Iterable[str]:

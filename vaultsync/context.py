@@ -1,0 +1,238 @@
+"""Context decides a link: a concept the abstract negates, contrasts itself with or only
+evaluates on is not what the paper is about.
+
+NegEx-style (Chapman et al., 2001): a *cue* opens a *scope* that runs forward to the end of its
+clause, or a few words at most; a mention whose every occurrence lies in some scope is not
+linked. Three kinds of cue:
+
+* negation and contrast: ``without``, ``unlike``, ``instead of``, ``rather than``, ``avoids``,
+  ``beyond``, ``not``, ``as opposed to``, ``inspired by``, ``compared with``, ``outperforms``;
+  and the words they attach to: ``X-free`` (training-free), ``non-X`` (non-interactive);
+* evaluation: ``evaluated on``, ``experiments on``, ``datasets including``, ``benchmarks such as``:
+  what the method is tested on, not its topic. A benchmark or dataset there (the vocabulary says
+  it is one) goes to the ``datasets`` property instead.
+
+Only the built-in kinds of mention (vocabulary, acronym, phrase) are judged; a plugin's own
+kinds (a dataset extractor's ``dataset``) are its own business.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from .records import ConceptMention, Extraction, frozen_mapping
+
+JUDGED_KINDS = frozenset({"vocabulary", "acronym", "acronym-coined", "phrase"})
+SCOPE_WORDS = 8  # a cue reaches at most this many words (NegEx uses five to six)
+EVALUATION_SCOPE_WORDS = 14
+
+# Cues, word by word: a cue word, and the word that must follow it (None: none needed).
+# (A dictionary walk over the words: one regex of every cue, tried at every position, cost 0.8 ms an abstract.)
+_NEGATION_CUES: dict[str, tuple[str, ...] | None] = {
+    "without": None, "unlike": None, "beyond": None, "neither": None, "nor": None,
+    "avoid": None, "avoids": None, "avoiding": None, "avoided": None,
+    "instead": ("of",), "rather": ("than",), "opposed": ("to",), "inspired": ("by",), "contrast": ("to", "with"),
+    "contrary": ("to",), "compared": ("to", "with", "against"), "relative": ("to",), "free": ("of",),
+    "alternative": ("to",), "replace": None, "replaces": None, "replacing": None,
+    "eliminate": None, "eliminates": None, "eliminating": None,
+    "not": None, "doesn't": None, "don't": None, "isn't": None, "aren't": None, "can't": None, "cannot": None,
+    "absence": ("of",), "lack": ("of",), "lacking": None, "lacks": None,
+    # prior work the paper sets itself against: `existing methods such as LoRA`
+    "existing": None, "previous": None, "traditional": None, "conventional": None,
+    "prior": ("work", "works", "methods", "approaches", "studies", "research", "art"),
+}
+_NOT_NEGATING = frozenset({"only", "just", "merely", "simply", "necessarily", "yet", "least"})
+_COMPARISON_CUES = frozenset({"outperform", "outperforms", "outperforming", "outperformed", "surpass",
+                              "surpasses", "surpassing", "surpassed", "beats", "beating"})
+_COMPARISON_STOPS = frozenset({"on", "in", "across", "for", "by", "with", "at", "over", "under", "while", "and"})
+_EVALUATION_CUES = frozenset({"evaluate", "evaluated", "evaluating", "evaluation", "evaluations", "experiment",
+                              "experiments", "experimental", "tested", "testing", "tests", "validate", "validated",
+                              "validating", "validation", "benchmarked", "benchmarking", "results", "result"})
+_EVALUATION_ON = frozenset({"on", "across", "over", "using"})
+_SET_NOUNS = frozenset({"dataset", "datasets", "benchmark", "benchmarks", "environments"})
+_SET_CUES = frozenset({"such", "including", "like", "e.g"})
+# examples named in passing (`models such as GPT-4, Gemini Pro and Phi-3`): read like evaluation,
+# so a named model or product there is not what the paper is about
+_EXAMPLE_CUES: dict[str, tuple[str, ...] | None] = {"such": ("as",), "e.g": None, "including": None,
+                                                    "example": None, "instance": None}
+_WORD = re.compile(r"[a-z][a-z0-9'.-]*[a-z0-9]|[a-z]")
+# where a cue's reach ends: a clause boundary
+_CLAUSE_END = re.compile(r"[.;:!?()\[\]]|, (?:but|while|whereas|and|which|we|it|our|this|thereby)\b| but | while | whereas ")
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+# Where a cue may start: a literal search finds the few candidates, so the words between them
+# are never looked at one by one.
+_CUE_START = re.compile(
+    r"without|unlike|beyond|neither|nor |avoid|instead|rather|opposed|inspired|contrast|contrary|compared|relative|"
+    r"free|alternative|replac|eliminat|not |n't|cannot|outperform|surpass|beat|evaluat|experiment|test|validat|"
+    r"benchmark|result|dataset|environments|non|absence|lack|existing|previous|prior|traditional|"
+    r"conventional|such|e\.g|including|example|instance")
+
+
+def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(negated spans, evaluation spans) of ``text``: start and end offsets."""
+    low = text.translate(_ASCII_LOWER)  # (same length as the text, unlike str.lower on some letters)
+    negated: list[tuple[int, int]] = []
+    evaluation: list[tuple[int, int]] = []
+    for hit in _CUE_START.finditer(low):
+        start = hit.start()
+        if start and (low[start - 1].isalnum() or low[start - 1] == "'"):
+            if not low.startswith("-free", start - 1) and not low.startswith("n't", start):
+                continue  # inside a word
+        if low.startswith("n't", start):
+            start = low.rfind(" ", 0, start) + 1
+        if low.startswith("free", start) and start and low[start - 1] == "-":
+            start = low.rfind(" ", 0, start) + 1
+        match = _WORD.match(low, start)
+        if match is None:
+            continue
+        end, word = match.end(), match.group()
+        following = _WORD.search(low, end, end + 40)
+        after = following.group() if following else ""
+        if word in _NEGATION_CUES:
+            needs = _NEGATION_CUES[word]
+            if needs is not None:
+                if after not in needs:
+                    continue
+                end = following.end()
+            elif word == "not" and after in _NOT_NEGATING:
+                continue
+            negated.append((end, _clause_end(low, end, SCOPE_WORDS)))
+        elif word in _COMPARISON_CUES:  # `outperforms LoRA on GLUE` contrasts LoRA, not GLUE
+            reach = _clause_end(low, end, SCOPE_WORDS)
+            stop = _COMPARISON_STOP.search(low, end, reach)
+            negated.append((end, stop.start() if stop else reach))
+        elif word in _EVALUATION_CUES:
+            on = _EVALUATION_ON_WORD.search(low, end, end + 40)
+            if on is not None and low.count(" ", end, on.start()) <= 4:
+                evaluation.append((on.end(), _clause_end(low, on.end(), EVALUATION_SCOPE_WORDS)))
+        elif word in _EXAMPLE_CUES and (_EXAMPLE_CUES[word] is None or after in _EXAMPLE_CUES[word]):
+            at = following.end() if _EXAMPLE_CUES[word] and following else end
+            evaluation.append((at, _clause_end(low, at, EVALUATION_SCOPE_WORDS)))
+        elif word in _SET_NOUNS and after in _SET_CUES:
+            evaluation.append((following.end(), _clause_end(low, following.end(), EVALUATION_SCOPE_WORDS)))
+        elif word.endswith("-free") and len(word) > 5:  # training-free: what the method does without
+            negated.append((start, end - 5))
+        elif word.startswith("non-") or word.startswith("non") and len(word) > 6 and word[3:] in _NON_WORDS:
+            negated.append((start, end))  # non-interactive segmentation
+    return negated, evaluation
+
+
+_COMPARISON_STOP = re.compile(r" (?:on|in|across|for|by|with|at|over|under|while|and) ")
+_EVALUATION_ON_WORD = re.compile(r" (?:on|across|over|using) ")
+_NON_WORDS = frozenset({"interactive", "linear", "convex", "parametric", "stationary", "negative", "smooth",
+                        "autoregressive", "euclidean", "markovian", "differentiable", "iid"})
+
+
+def _clause_end(text: str, start: int, words: int) -> int:
+    boundary = _CLAUSE_END.search(text, start)
+    end = boundary.start() if boundary else len(text)
+    count, at = 0, start
+    while count < words:
+        space = text.find(" ", at + 1)
+        if space < 0 or space >= end:
+            return end
+        count += 1
+        at = space
+    return min(end, at)
+
+
+def _occurrences(text: str, low: str, surface: str) -> Iterable[int]:
+    """Where ``surface`` occurs in ``text`` as a whole word (case as written, then in ``low``, the
+    text in lower case)."""
+    found = False
+    for haystack, needle in ((text, surface), (low, surface.translate(_ASCII_LOWER))):
+        at = haystack.find(needle)
+        while at >= 0:
+            end = at + len(needle)
+            before = haystack[at - 1] if at else " "
+            after = haystack[end] if end < len(haystack) else " "
+            if not before.isalnum() and not after.isalnum():
+                found = True
+                yield at
+            at = haystack.find(needle, at + 1)
+        if found:
+            return
+
+
+_FREE_TEXT, _EVALUATED, _NEGATED = 0, 1, 2
+
+
+def _proper(surface: str) -> bool:
+    """A name as written (`Stable Diffusion`, `COVID-19`, `ImageNet`), not a common noun phrase."""
+    return surface[:1].isupper() or any(c.isdigit() for c in surface)
+
+
+_SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+(?=\s|$)|$)")
+# a sentence about the paper itself (its contribution, its method, its results)
+_ABOUT_THE_PAPER = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article|note)|here|herein|propos|introduc|"
+                              r"present|develop|design)")
+
+
+def _aside(low: str) -> bytearray:
+    """1 for each character of a sentence that is not about the paper (background, motivation)."""
+    aside = bytearray(len(low))
+    for sentence in _SENTENCE.finditer(low):
+        if _ABOUT_THE_PAPER.search(sentence.group()) is None:
+            start, end = sentence.span()
+            aside[start:end] = b"\1" * (end - start)
+    return aside
+
+
+def _artifact(name: str) -> bool:
+    """A named artifact (a model, a dataset), not a concept: one token with a digit or an inner
+    capital (`GPT-4`, `ChatGPT`, `ImageNet`, `nuScenes`)."""
+    return " " not in name and (any(c.isdigit() for c in name) or any(c.isupper() for c in name[1:]))
+
+
+def in_context(text: str, extraction: Extraction) -> Extraction:
+    """``extraction`` without the mentions that every occurrence puts in a negated, contrasted
+    or evaluation context, nor a named model or dataset named once, in passing, in a sentence that
+    is not about the paper (`ImageNet-scale OOD detection is hard`); benchmarks set aside become
+    the ``datasets`` property."""
+    if not any(m.kind in JUDGED_KINDS and m.surfaces for m in extraction.concepts):
+        return extraction
+    low = text.translate(_ASCII_LOWER)
+    negated, evaluation = _scopes(text)
+    aside = _aside(low)
+    mask = bytearray(len(text))  # what scope each character is in (a negation wins over an evaluation)
+    for spans, scope in ((evaluation, _EVALUATED), (negated, _NEGATED)):
+        for start, end in spans:
+            mask[start:end] = bytes((scope,)) * (end - start)
+    kept: list[ConceptMention] = []
+    datasets: list[str] = []
+    for mention in extraction.concepts:
+        if mention.kind not in JUDGED_KINDS or not mention.surfaces:
+            kept.append(mention)
+            continue
+        benchmark = "Benchmarks" in mention.broader
+        artifact = benchmark or _artifact(mention.name)  # a dataset, a named model: `ImageNet`, `GPT-4`
+        # evaluation drops what a method is tested on or with (a benchmark, a named model or
+        # product: `Stable Diffusion`, `COVID-19`), not the task it is for (`surface parameterization`)
+        seen = free = 0
+        about = False
+        only_evaluated = True
+        for surface in mention.surfaces:
+            for at in _occurrences(text, low, surface):
+                seen += 1
+                scope = mask[at]
+                if scope == _FREE_TEXT or scope == _EVALUATED and not (benchmark or _proper(surface)):
+                    free += 1
+                    about = about or not aside[at] or not artifact
+                    if about or free > 1:
+                        break
+                only_evaluated = only_evaluated and scope == _EVALUATED
+            if about or free > 1:
+                break
+        if not seen or about or free > 1:
+            kept.append(mention)
+        elif benchmark and only_evaluated and not free:
+            datasets.append(mention.name)
+    if len(kept) == len(extraction.concepts):
+        return extraction
+    metadata = dict(extraction.metadata)
+    if datasets and "datasets" not in metadata:
+        metadata["datasets"] = tuple(datasets)
+    return Extraction(tuple(kept), extraction.paper_aliases, frozen_mapping(metadata))

@@ -1,0 +1,133 @@
+"""Senses: a vocabulary entry found by an ambiguous spelling links only where the text carries
+its sense.
+
+A spelling is ambiguous when it is one word: a short acronym (`GP` is Gaussian processes in one
+paper and a graph positional encoding in another) or a word the entry lists with sense cues
+(`calibration` of a model's confidence, not of a camera). Such a mention counts only where the
+abstract also holds one of the entry's cue words (``? cue, cue`` in the vocabulary file), or, for
+an acronym, a telling word of the entry's own names or of its broader concepts; or where the
+abstract defines the acronym itself (the acronym extractor then says what it means). A name of
+several words (`confidence calibration`) carries its own sense, unless the entry lists cues:
+then only its canonical name does (`multi-turn interactions` with tools is not a dialogue).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Protocol, Sequence
+
+SHORT_ACRONYM_LETTERS = 2  # (three-letter acronyms: EEG, ODE, LLM mean one thing; an ambiguous one lists cues)
+# words too common in ML abstracts to tell one sense from another
+_UNTELLING = frozenset("""
+model models modeling learning network networks method methods data large based system systems process
+processes theory analysis algorithm algorithms approach approaches framework task tasks neural deep
+machine training function functions problem problems representation representations scale multi
+""".split())
+_WORD = re.compile(r"[a-z][a-z0-9-]+")
+
+
+class _Entry(Protocol):
+    name: str
+    aliases: tuple[str, ...]
+    broader: tuple[str, ...]
+    cues: tuple[str, ...]
+
+
+class _Match(Protocol):
+    entry: _Entry
+    surface: str
+
+
+def _is_short_acronym(surface: str) -> bool:
+    core = surface.strip()
+    core = core[:-1] if core.endswith("s") and sum(c.isupper() for c in core) >= 2 else core
+    return " " not in core and len(core) <= SHORT_ACRONYM_LETTERS + 1 and sum(
+        c.isupper() for c in core) >= 2 and sum(c.isalpha() for c in core) <= SHORT_ACRONYM_LETTERS
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if word.endswith("s") and len(word) > 4 else word
+
+
+def _telling_words(entry: _Entry) -> set[str]:
+    words = set(entry.cues)
+    for name in (entry.name, *entry.aliases, *entry.broader):
+        if sum(c.isupper() for c in name) >= 2 and " " not in name:
+            continue  # another acronym tells nothing
+        words.update(_stem(w) for w in _WORD.findall(name.casefold()) if len(w) >= 4 and w not in _UNTELLING)
+    return words
+
+
+def _defines(text: str, acronym: str) -> bool:
+    core = acronym.rstrip("s") if acronym.endswith("s") and sum(c.isupper() for c in acronym) >= 2 else acronym
+    return re.search(rf"\((?:{re.escape(core)}s?)\)|\b{re.escape(core)}s? \(", text) is not None
+
+
+_MODIFIER_SUFFIXES = frozenset("""
+based driven guided aware style like powered enhanced specific level scale wise free inspired augmented
+assisted informed conditioned generated related oriented centric friendly tuned trained only
+""".split())
+
+
+def _inside_a_longer_name(match: _Match, text: str) -> bool:
+    """Is the match part of a longer name with another meaning: a hyphenated coinage (`GAN` in
+    `GAN-M`), or a capitalised name one word longer (`Flamingo` in `Audio Flamingo 2`)?"""
+    start, end = getattr(match, "start", None), getattr(match, "end", None)
+    if start is None or end is None:
+        return False
+    if end + 1 < len(text) and text[end] == "-" and text[end + 1].isalnum():
+        suffix = re.match(r"[\w]+", text[end + 1:end + 30])
+        if suffix and suffix.group().casefold() not in _MODIFIER_SUFFIXES:
+            return True
+    if start > 1 and text[start - 1] == "-" and match.surface[:1].isupper():
+        prefix = text[:start - 1].rsplit(" ", 1)[-1]
+        # `Audio-Flamingo` is another model; `Q-CLIP`, `MSN-PINN` and `multi-GAN` are kinds of it
+        return len(prefix) >= 3 and prefix.isalpha() and prefix[0].isupper() and prefix[1:].islower()
+    if " " not in match.surface and match.surface[:1].isupper() and start > 2 and text[start - 1] == " ":
+        before = text[:start - 1].rsplit(" ", 1)[-1]
+        previous_char = text[start - 2 - len(before)] if start - 2 - len(before) >= 0 else "."
+        return (before[:1].isupper() and before.isalpha() and previous_char not in ".!?"
+                and not before.isupper() and not _is_short_acronym(before))
+    return False
+
+
+def in_sense(matches: Sequence[_Match], text: str) -> list[_Match]:
+    """``matches`` without those whose entry was found only by an ambiguous spelling in a text
+    that does not carry the entry's sense, and without matches inside a longer name."""
+    matches = [m for m in matches if not _inside_a_longer_name(m, text)]
+    by_entry: dict[str, list[_Match]] = {}
+    for match in matches:
+        by_entry.setdefault(match.entry.name, []).append(match)
+    words: set[str] | None = None
+    doubtful: set[str] = set()
+    for name, found in by_entry.items():
+        entry = found[0].entry
+        surfaces = {m.surface for m in found}
+        if entry.cues:  # a canonical name of several words is unambiguous; other spellings need a cue
+            if any(s.casefold() == entry.name.casefold() and " " in s.strip() for s in surfaces):
+                continue
+        elif any(" " in s.strip() for s in surfaces):
+            continue  # a name of several words carries its own sense
+        acronyms = [s for s in surfaces if _is_short_acronym(s)]
+        if not entry.cues and (len(acronyms) < len(surfaces) or any(_defines(text, a) for a in acronyms)):
+            continue
+        if words is None:
+            words = {_stem(w) for w in _WORD.findall(text.casefold())}
+        telling = _telling_words(entry) if acronyms or not entry.cues else set(entry.cues)
+        if entry.cues:
+            telling |= set(entry.cues)
+        if not _carries(words, telling, surfaces) and not any(" " in cue and cue in text.casefold() for cue in telling):
+            doubtful.add(name)
+    return [m for m in matches if m.entry.name not in doubtful] if doubtful else list(matches)
+
+
+def _carries(words: Iterable[str], telling: set[str], surfaces: set[str]) -> bool:
+    """Does the text hold a telling word (as a word or a word's prefix: `uncertain` in
+    `uncertainty`) other than the ambiguous spelling itself?"""
+    own = {_stem(s.casefold()) for s in surfaces}
+    for word in words:
+        if word in own:
+            continue
+        if word in telling or any(len(cue) >= 5 and word.startswith(cue) for cue in telling):
+            return True
+    return False
