@@ -141,3 +141,101 @@ def test_a_note_rewritten_by_a_run_killed_before_saving_its_state_stays_its_pape
     (seeds / "seed0.txt").write_text(original, encoding="utf-8")  # the edit undone
     export()
     assert live_papers() == before
+
+
+# The child exports with ``os.replace`` watched: it kills itself with SIGKILL right after the
+# first rename into the folder given (or, for "state", just before the state is saved).
+KILLED_CHILD = r"""
+import os, signal, sys
+from pathlib import Path
+from vaultsync.pipeline import ExportOptions, export
+from vaultsync.plugins import get_plugin_manager
+from vaultsync.sync import _Run
+
+seeds, vault, where = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+real_replace = os.replace
+
+def replace_then_die(source, target, *args, **kwargs):
+    real_replace(source, target, *args, **kwargs)
+    if f"/{where}/" in os.fspath(target):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+def save_state_die(*args, **kwargs):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+if where == "state":
+    _Run.save_state = save_state_die
+else:
+    os.replace = replace_then_die
+export(seeds, vault, get_plugin_manager(), ExportOptions())
+"""
+
+
+def files_of(vault: Path) -> dict[str, bytes]:
+    return {p.relative_to(vault).as_posix(): p.read_bytes() for p in sorted(vault.rglob("*"))
+            if p.is_file() and not p.name.startswith("lock")}
+
+
+@pytest.mark.parametrize("where", ["Concepts", "Maps", "state"])
+def test_a_run_killed_between_its_renames_and_its_state_ends_as_if_never_killed(tmp_path, where):
+    """vaultsync's own notes, renamed into place by a run killed before it saved its state, are
+    never taken for the user's edits: no false lessons, no map frozen, no note missing."""
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1796083200"}
+    bundled = sorted((ROOT / "seeds").glob("*.txt"))
+    for name in ("seeds", "reference-seeds"):
+        (tmp_path / name).mkdir()
+        shutil.copy(bundled[0], tmp_path / name)
+    vault, reference = tmp_path / "vault", tmp_path / "reference"
+    run_export(tmp_path / "seeds", vault, {**env, "VAULTSYNC_STATE_DIR": str(tmp_path / "state")})
+    run_export(tmp_path / "reference-seeds", reference, {**env, "VAULTSYNC_STATE_DIR": str(tmp_path / "ref-state")})
+    for name in ("seeds", "reference-seeds"):
+        shutil.copy(bundled[1], tmp_path / name)  # a second seed file: concept notes and maps change
+
+    env["VAULTSYNC_STATE_DIR"] = str(tmp_path / "state")
+    killed = subprocess.run([sys.executable, "-c", KILLED_CHILD, str(tmp_path / "seeds"), str(vault), where],
+                            env=env, capture_output=True, timeout=300)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr.decode()[-3000:]
+    run_export(tmp_path / "seeds", vault, env)
+    run_export(tmp_path / "reference-seeds", reference, {**env, "VAULTSYNC_STATE_DIR": str(tmp_path / "ref-state")})
+    assert not (vault / ".vaultsync/taught.json").exists()  # nothing learnt from vaultsync's own notes
+    mine, theirs = files_of(vault), files_of(reference)
+    assert sorted(set(mine) ^ set(theirs)) == []
+    assert [p for p in mine if mine[p] != theirs[p]] == []
+
+
+def test_restoring_an_older_seed_gives_a_paper_its_annotated_note_back(tmp_path, monkeypatch):
+    """Edit an abstract, delete its seed, copy the original back (as ``git checkout`` does): the
+    abstract gets its old, annotated note back -- no longer removed -- and no second note."""
+    from vaultsync.pipeline import ExportOptions, export
+    from vaultsync.plugins import get_plugin_manager
+
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+    seeds, vault = tmp_path / "seeds", tmp_path / "vault"
+    seeds.mkdir()
+    original = (ROOT / "seeds/000_923012a2bb372482.txt").read_text(encoding="utf-8")
+    header, first, *rest = original.split("\n\n")
+    seed = seeds / "icml.txt"
+
+    def run() -> dict[str, list[tuple[str, dict]]]:
+        export(seeds, vault, get_plugin_manager(), ExportOptions())
+        notes: dict[str, list[tuple[str, dict]]] = {}
+        for note in (vault / "Papers").glob("*.md"):
+            meta = read_frontmatter(split_note(note.read_text(encoding="utf-8"))[0])
+            notes.setdefault(meta["aliases"][0] if meta.get("aliases") else note.stem, []).append((note.name, meta))
+        return notes
+
+    seed.write_text(original, encoding="utf-8")
+    before = run()
+    edited = first + " In a revised version we also report results on two further datasets."
+    seed.write_text("\n\n".join([header, edited, *rest]), encoding="utf-8")
+    run()
+    [annotated] = [p for p in (vault / "Papers").glob("*.md") if "two further datasets" in p.read_text("utf-8")]
+    annotated.write_text(annotated.read_text(encoding="utf-8") + USER_TEXT, encoding="utf-8")
+    seed.unlink()
+    assert all(meta.get("status") == "removed" for notes in run().values() for _, meta in notes)
+    seed.write_text(original, encoding="utf-8")  # the older version, back
+    after = run()
+    assert {alias: len(notes) for alias, notes in after.items()} == {alias: 1 for alias in before}
+    assert not [name for notes in after.values() for name, meta in notes if meta.get("status") == "removed"]
+    assert annotated.read_text(encoding="utf-8").endswith(USER_TEXT)
+    assert "two further datasets" not in annotated.read_text(encoding="utf-8")

@@ -165,3 +165,36 @@ def test_the_hook_appends_to_the_daily_note_when_the_config_says_so(tmp_path, mo
     b = write_paper(tmp_path, "Beta", "id-b")
     vaultsync_sync_finished(report=SyncReport(created=(b,)), vault=tmp_path, config={"digest": {"daily": True}})
     assert "- [[Beta]]" in (tmp_path / "2026-05-14.md").read_text()
+
+
+def test_links_in_the_history_follow_a_renamed_paper_and_a_deleted_concept_is_unlinked(tmp_path, monkeypatch):
+    """End to end: the user renames a paper note in a file manager and deletes a concept note;
+    the next sync's ``New papers.md`` links the new name and no longer links the deleted note."""
+    from pathlib import Path
+
+    from vaultsync.doctor import diagnose
+    from vaultsync.frontmatter_io import read_frontmatter, split_note
+    from vaultsync.pipeline import export
+    from vaultsync.plugins import get_plugin_manager
+
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+    seeds, vault = tmp_path / "seeds", tmp_path / "vault"
+    seeds.mkdir()
+    seed = (root / "seeds/000_923012a2bb372482.txt").read_text(encoding="utf-8")
+    (seeds / "a.txt").write_text("\n\n".join(seed.split("\n\n")[:4]) + "\n", encoding="utf-8")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1778716800")  # DAY1
+    export(seeds, vault, get_plugin_manager())
+    note = sorted((vault / "Papers").glob("*.md"))[0]
+    concepts = read_frontmatter(split_note(note.read_text("utf-8"))[0])["concepts"]
+    deleted = concepts[0][2:-2]
+    assert f"[[{note.stem}]]" in digest_text(vault) and f"[[{deleted}]]" in digest_text(vault)
+    note.rename(note.with_name("My own name.md"))
+    (vault / "Concepts" / f"{deleted}.md").unlink()
+    (seeds / "a.txt").write_text(seed, encoding="utf-8")  # a later day: more papers
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1778803200")  # DAY2
+    export(seeds, vault, get_plugin_manager())
+    text = digest_text(vault)
+    assert "## 2026-05-14" in text and "[[My own name]]" in text
+    assert f"[[{note.stem}]]" not in text and f"[[{deleted}]]" not in text and f"[[{deleted}|" not in text
+    assert [f for f in diagnose(vault) if f.check == "unresolved-link" and f.path == DIGEST_NOTE] == []

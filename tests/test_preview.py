@@ -158,3 +158,32 @@ def test_a_round_is_put_off_when_more_files_change_and_reported_once_done(tmp_pa
     assert len(previewed) == len(paragraphs(FIRST)) - 1 + 3  # a.txt's notes were written at once
     assert [line.split(" · ")[0] for line in said if "from" in line] == [
         f"+3 papers from {seeds / 'a.txt'}", f"+2 papers from {seeds / 'b.txt'}"]
+
+
+def test_papers_previewed_by_a_watcher_killed_before_its_round_ended_are_still_news(corpus, monkeypatch):
+    """Killed after its preview, while its full round was writing: the next export lists the
+    previewed papers in `New papers.md` as new (not as edited abstracts), like a round that ended."""
+    from vaultsync.sync import _Run
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1796083200")
+
+    def killed_after_the_preview(exporter, vault):
+        exporter.preview([SECOND])
+        with monkeypatch.context() as patch:
+            patch.setattr(_Run, "save_state", lambda *args: (_ for _ in ()).throw(KeyboardInterrupt()))
+            with pytest.raises(KeyboardInterrupt):
+                exporter.run(changed=[SECOND])
+        return []
+
+    def uninterrupted(exporter, vault):
+        exporter.run(changed=[SECOND])
+        return []
+
+    seeds, tmp = corpus
+    exported_then(corpus, killed_after_the_preview, "killed", monkeypatch)
+    with Exporter(tmp / "seeds-killed", tmp / "killed", get_plugin_manager(), ExportOptions()) as exporter:
+        exporter.run()  # the next start
+    exported_then(corpus, uninterrupted, "plain", monkeypatch)
+    digest = (tmp / "killed" / "New papers.md").read_text("utf-8")
+    assert "(abstract edited)" not in digest
+    assert digest == (tmp / "plain" / "New papers.md").read_text("utf-8")

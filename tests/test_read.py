@@ -146,14 +146,14 @@ def test_a_symlink_out_of_the_seeds_folder_is_refused(tmp_path, pm):
 def test_an_unreadable_file_is_named_and_the_others_still_read(tmp_path, pm, monkeypatch):
     write(tmp_path, "locked.txt", f"ICML 2026\n\n{ABSTRACT}\n")
     write(tmp_path, "open.txt", f"ICML 2026\n\n{OTHER}\n")
-    real_open = open
+    real_open = os.open  # (the tests may run as root, whom permissions do not stop)
 
     def guarded_open(path, *args, **kwargs):
         if str(path).endswith("locked.txt"):
             raise PermissionError(13, "Permission denied")
         return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr("builtins.open", guarded_open)
+    monkeypatch.setattr(os, "open", guarded_open)
     result = read_seeds(tmp_path, pm)
     assert [s.path for s in result.seeds] == ["open.txt"]
     assert "locked.txt" in result.failed[0] and "permission" in result.failed[0]
@@ -251,3 +251,21 @@ def test_a_huge_paragraph_is_one_message(tmp_path, pm, body):
     result = read_seeds(tmp_path, pm)
     messages = result.problems + result.failed
     assert len(messages) == 1 and "huge.txt" in messages[0], messages
+
+
+@pytest.mark.parametrize("first, second", [("Foo Workshop", "foo workshop"), ("NUL", "nul")])
+def test_collections_named_alike_but_for_case_are_one_note_every_link_resolving(tmp_path, pm, monkeypatch,
+                                                                                 first, second):
+    from vaultsync.doctor import diagnose
+    from vaultsync.pipeline import export
+
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    write(seeds, "a.txt", f"{first}\n\n{ABSTRACT}\n")
+    write(seeds, "b.txt", f"{second}\n\n{OTHER}\n")
+    assert {s.collection.name for s in read_seeds(seeds, pm).seeds} == {min(first, second)}
+    report = export(seeds, tmp_path / "vault", pm)
+    assert report.errors == () and report.warnings == ()
+    assert len(list((tmp_path / "vault" / "Collections").glob("*.md"))) == 1
+    assert [f for f in diagnose(tmp_path / "vault") if f.check == "unresolved-link"] == []

@@ -186,3 +186,32 @@ def test_cached_extractions_round_trip_and_unreadable_ones_are_missed(tmp_path):
     assert found["b"] == odd
     assert load_extractions(state, "another", ["a"]) == {}
     state.close()
+
+
+def test_a_run_that_failed_to_write_is_never_replayed_once_the_disk_is_fixed(setup, monkeypatch):
+    """A full disk: the run reports its errors; once space is freed, the next run over the same
+    seeds writes the missing notes (it is not served from the failed run)."""
+    import errno
+
+    from vaultsync import write
+
+    seeds, vault, pm, _ = setup
+    export(seeds, vault, pm)
+    (seeds / "b.txt").write_text((ROOT / "seeds/001_476b98bb6ff612ae.txt").read_text(encoding="utf-8"),
+                                 encoding="utf-8")
+    real_write_temp = write._write_temp
+
+    def full_disk(target, *args, **kwargs):
+        if "Papers" in target.parts:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write_temp(target, *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(write, "_write_temp", full_disk)
+        failed = export(seeds, vault, pm)
+    assert failed.errors and all("No space left on device" in e for e in failed.errors)
+    unwritten = len(failed.errors)
+    fixed = export(seeds, vault, pm)
+    assert fixed.errors == () and len(fixed.created) + len(fixed.updated) >= unwritten
+    again = export(seeds, vault, pm)  # and now the finished run serves
+    assert (again.errors, again.created, again.updated) == ((), (), ())

@@ -37,7 +37,7 @@ def paper(pid: str, name: str, body: str = "", *, seed: str = "s.txt", n: int = 
 
 
 def sync(vault, files, **kw):
-    with VaultSession(vault, recreate_deleted=kw.pop("recreate_deleted", False)) as s:
+    with VaultSession(vault, recreate_deleted=kw.pop("recreate_deleted", False), dry_run=kw.get("dry_run", False)) as s:
         return s.apply(files, **kw)
 
 
@@ -190,6 +190,14 @@ def test_a_second_session_on_the_same_vault_is_refused(vault):
             VaultSession(vault).__enter__()
     with VaultSession(vault):  # released afterwards
         pass
+
+
+def test_two_writers_with_different_state_folders_are_refused_too(vault, tmp_path):
+    """The lock lives in the vault: another state folder (VAULTSYNC_STATE_DIR) is no way round it."""
+    with VaultSession(vault, state_dir=tmp_path / "state-one"):
+        with pytest.raises(VaultsyncError, match="being written by another vaultsync"):
+            VaultSession(vault, state_dir=tmp_path / "state-two").__enter__()
+    assert (vault / ".vaultsync" / "lock").exists()
 
 
 def test_a_symlink_out_of_the_vault_is_never_written_through(vault, tmp_path):
@@ -366,3 +374,27 @@ def test_the_state_reads_a_note_record_back_as_it_was_put(tmp_path):
 @example("Notes.MD")
 def test_a_notes_stem_is_what_splitext_gives(name):
     assert note_stem(name) == os.path.splitext(name)[0]
+
+
+def test_tags_aliases_and_a_title_edited_in_obsidian_survive_a_resync(vault):
+    """What Obsidian's Properties view writes is kept: the user's tag and alias stay beside
+    vaultsync's new values, the user's title stays, and vaultsync's own removals still apply."""
+    def alpha(tags, aliases, gist):
+        return paper("a1", "Alpha", tags=tags, aliases=aliases, title=f"Alpha — {gist}")
+
+    sync(vault, [alpha(["paper", "icml-2026"], ["ALP"], "a first gist")])
+    note = vault / "Papers/Alpha.md"
+    text = note.read_text()
+    text = text.replace("  - icml-2026\n", "  - icml-2026\n  - to-read\n")
+    text = text.replace("  - ALP\n", "  - ALP\n  - My alpha\n")
+    text = text.replace('title: "Alpha — a first gist"', "title: Alpha, as I call it")
+    note.write_text(text)
+    report = sync(vault, [alpha(["paper", "icml-2027"], ["ALP", "ALPHA"], "a better gist")])
+    assert (report.updated, report.conflicts) == (("Papers/Alpha.md",), ())
+    fm = fm_of(note)
+    assert fm["tags"] == ["paper", "icml-2027", "to-read"]
+    assert fm["aliases"] == ["ALP", "ALPHA", "My alpha"]
+    assert fm["title"] == "Alpha, as I call it"
+    again = sync(vault, [alpha(["paper", "icml-2027"], ["ALPHA"], "a better gist")])
+    assert again.conflicts == () and fm_of(note)["aliases"] == ["ALPHA", "My alpha"]
+    assert fm_of(note)["tags"] == ["paper", "icml-2027", "to-read"]

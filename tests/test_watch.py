@@ -266,6 +266,17 @@ def test_once_catches_up_and_exits_like_export(tmp_path):
     assert done.returncode == 1 and "bad.txt" in done.stderr
 
 
+@pytest.mark.parametrize("poll", [False, True])
+def test_watching_a_missing_seeds_folder_is_one_line_like_export(tmp_path, poll):
+    env = {**os.environ, "VAULTSYNC_STATE_DIR": str(tmp_path / "state")}
+    command = [sys.executable, "-m", "vaultsync", "watch", str(tmp_path / "missing"), str(tmp_path / "vault")]
+    done = subprocess.run(command + ["--poll"] * poll, capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"vaultsync: seeds folder {tmp_path / 'missing'} does not exist; create it or pass the right path")
+
+
 # -- the parts, in-process ----------------------------------------------------------------------
 
 def test_exporter_marks_the_papers_of_a_deleted_seed_file_removed(tmp_path, monkeypatch):

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .errors import VaultsyncError
+from .regular_files import open_regular_file
 
 MAX_LINE_CHARS = 200_000  # a longer "line" is not prose; keep memory bounded
 _SNIFF_BYTES = 8192
@@ -45,15 +46,9 @@ def _looks_binary(head: bytes) -> bool:
 
 
 def open_seed_text(path: Path, display: str) -> DecodedText:
-    """Open ``path`` for reading as text lines. Raise ``VaultsyncError`` when it is not text."""
-    try:
-        handle = open(path, "rb")
-    except PermissionError:
-        raise VaultsyncError(f"{display}: cannot be read (permission denied); check its permissions") from None
-    except IsADirectoryError:
-        raise VaultsyncError(f"{display}: is a folder, not a seed file") from None
-    except OSError as error:
-        raise VaultsyncError(f"{display}: cannot be read ({error.strerror}); check the file") from None
+    """Open ``path`` for reading as text lines. Raise ``VaultsyncError`` when it is not text
+    (or not a regular file: see ``regular_files``)."""
+    handle = open_regular_file(path, display)
     try:
         head = handle.read(_SNIFF_BYTES)
     except OSError as error:

@@ -265,7 +265,12 @@ def diagnose(vault: Path, *, seeds: Path | None = None,
         raise VaultsyncError(f"{vault} is not a folder; pass the vault to check")
     findings: list[Finding] = []
     files, notes = _read_vault(vault, findings)
-    records = _state_records(vault, state_dir)
+    try:
+        records = _state_records(vault, state_dir)
+    except VaultsyncError as error:  # damaged, locked: said, and the vault is checked without it
+        findings.append(Finding("state-unusable", WARNING, ".", str(error), "Run vaultsync export: a damaged "
+                                "state is set aside and rebuilt from the vault."))
+        records = None
     _check_links(files, notes, vault, findings)
     ids = _check_ids(notes, records or {}, findings)
     regions = _check_regions(notes, findings)
@@ -389,13 +394,13 @@ def _check_conflicts(vault: Path, findings: list[Finding]) -> None:
 
 def _state_records(vault: Path, state_dir: Path | None) -> dict | None:
     """The state's note records for ``vault``, or ``None`` when it has no state database
-    (never creates one)."""
+    (never creates one, and never sets a damaged one aside: ``StateError`` then)."""
     from . import state as state_mod
 
     folder = Path(state_dir) if state_dir is not None else state_mod.state_dir()
     if not (folder / f"{state_mod.vault_key(vault)}.sqlite").is_file():
         return None
-    state = state_mod.State(vault, folder)
+    state = state_mod.State(vault, folder, repair=False)
     try:
         return state.notes()
     finally:

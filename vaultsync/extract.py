@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
@@ -21,6 +20,7 @@ from .context import in_context
 from .inline_html import without_html
 from .plugins import HookOutcome, call_each, call_safely
 from .records import Abstract, ExtractContext, Extraction, PaperName
+from .workers import forked_pool
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +107,7 @@ def extract_all(
         results = map(_extract_chunk_with, chunks, [(pm, context)] * len(chunks))
     else:
         _WORKER = (pm, context)
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+        pool = forked_pool(workers)
         results = _decoded(chunks, pool.map(_extract_chunk, chunks), pm, context, on_encoded)
     try:
         with collector_paused():  # everything extracted stays alive: see extract_many

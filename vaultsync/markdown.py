@@ -21,7 +21,6 @@ import functools
 import multiprocessing
 import os
 import re
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Iterator, Sequence
 
@@ -296,6 +295,7 @@ def converted_ahead(items: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> I
     so the caller asks for them in ``items``' order."""
     global _remembered, _pending
     from .extract import POOL_THRESHOLD, SLOW_PATH_ENV  # lazy: start-up time
+    from .workers import forked_pool
 
     workers = min(os.cpu_count() or 1, 4)
     if (len(items) < POOL_THRESHOLD or workers < 2 or os.environ.get(SLOW_PATH_ENV) == "1"
@@ -309,7 +309,7 @@ def converted_ahead(items: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> I
         yield
         return
     chunks = [todo[i:i + 500] for i in range(0, len(todo), 500)]
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+    pool = forked_pool(workers)
     try:
         _remembered = table
         _pending = zip(chunks, pool.map(_convert_chunk, chunks))

@@ -24,10 +24,12 @@ from .link import LinkOptions, link, link_additions, prepare_additions
 from .plugins import call_safely
 from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_signature
 from .records import Abstract, DeferredNote, ExtractContext, OutputFile, Seed, SyncReport, VaultModel, frozen_mapping
+from .renames import names_to_follow
 from .render import render, render_lazily
 from .run_cache import (cache_encoded, carry_over_lessons, code_signature, conversion_key, extraction_fingerprint,
-                        last_run, load_conversions, load_extractions, remember_run, render_fingerprint,
+                        forget_run, last_run, load_conversions, load_extractions, remember_run, render_fingerprint,
                         run_print, save_conversions, save_extractions)
+from .state_db import StateDamaged
 from .sync import VaultSession
 from .teaching import taught_concepts, user_concept_notes
 
@@ -63,7 +65,8 @@ class Exporter:
         self.pm = pm
         self.options = options
         self.remember = remember  # keep extractions in memory for the next run (False: free them)
-        self.session = VaultSession(self.vault_dir, recreate_deleted=options.recreate_deleted)
+        self.session = VaultSession(self.vault_dir, recreate_deleted=options.recreate_deleted,
+                                    dry_run=options.dry_run)
         self._seeds: dict[str, CachedSeed] = {}
         self._extracted: dict[str, Extracted] = {}
         self._taught: tuple = ()
@@ -153,7 +156,7 @@ class Exporter:
         for relative in changed:
             self._seeds.pop(relative, None)
         read = read_seeds(self.seeds_dir, self.pm, only=[r for r in changed if (self.seeds_dir / r).is_file()],
-                          cache=self._seeds)
+                          cache=self._seeds, known=[c.collection for c in self._model.collections])
         now = {seed.path: {a.id for a in seed.abstracts} for seed in read.seeds}
         for relative, seed in before.items():
             if seed is not None and not {a.id for a in seed.abstracts} <= now.get(relative, set()):
@@ -171,7 +174,7 @@ class Exporter:
         model = link_additions(self._model, list(new.values()), extracted, self.session.existing_names().values())
         files = [f for f in render(model, self.options.format, self.pm, {"config": self.options.config})
                  if f.vaultsync_id in new]
-        report = self.session.apply(files, partial=True,
+        report = self.session.apply(files, partial=True, settle=False,  # (the full run settles)
                                     papers=[(a.id, a.seed, a.paragraph, a.text) for a in new.values()])
         self._previewed = _merged(self._previewed, report) if self._previewed else report
         return report
@@ -219,8 +222,20 @@ class Exporter:
 
         ``changed``: seed files to re-read even if their stat signature looks unchanged. A seed
         file that is gone (since the last run, or since the state last saw it) has its papers
-        marked removed.
+        marked removed. A state database found damaged before any note was written has been
+        replaced by an empty one: the run starts again on it (and says so in a warning).
         """
+        state = self.session.state
+        notices = [str(state.repaired)] if state.repaired is not None else []
+        state.repaired = None
+        try:
+            report = self._run(changed)
+        except StateDamaged as damaged:  # (raised by the sync only as a StateError)
+            notices.append(str(damaged))
+            report = self._run(changed)
+        return replace(report, warnings=tuple(notices) + report.warnings) if notices else report
+
+    def _run(self, changed: Iterable[str] | None) -> SyncReport:
         self._stage = None
         for relative in changed or ():
             self._seeds.pop(relative, None)
@@ -229,7 +244,8 @@ class Exporter:
             self._code = code_signature(self.pm)
         run_options = {"format": self.options.format, "config": self.options.config,
                        "recreate_deleted": self.options.recreate_deleted}
-        asks = not self.options.dry_run and not changed  # whether the last run may serve
+        # whether the last run may serve (not when an interrupted run's notes are still to report)
+        asks = not self.options.dry_run and not changed and not self.session.recovered
         # the seeds as this run reads them (and the vault, if the last run may serve)
         begun = run_print(self._code, self.seeds_dir, self.vault_dir if asks else None, run_options)
         if asks:
@@ -252,7 +268,7 @@ class Exporter:
                 gone = {p.seed for p in state.papers()} - set(self._seeds)
                 report = self.session.apply(
                     self._counted(files), dry_run=self.options.dry_run,
-                    seeds=[seed.path for seed in read.seeds] + sorted(gone),
+                    seeds=[seed.path for seed in read.seeds] + sorted(gone), settle=False,
                     render_fingerprint=render_fingerprint(self._code, self.options.format, self.options.config))
             if self._previewed is not None:  # one round: the notes the preview wrote count as this run's
                 report, self._previewed = _merged(self._previewed, report), None
@@ -266,7 +282,14 @@ class Exporter:
                 # (what was written into each note served the hooks: let it go)
                 report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures),
                                  written=frozen_mapping())
-                remember_run(state, begun.after(self.vault_dir), report)
+                self.session.settle()  # the notes written are accounted for: hooks run, state saved
+                # a run that failed somewhere (a full disk, a plugin, a seed it could not read) is
+                # not what the same seeds give: the next run does the work again, and none replays
+                # its errors; only the seeds' own problems (their bytes are in the print) may recur
+                if not report.errors and set(report.warnings) <= set(read.problems):
+                    remember_run(state, begun.after(self.vault_dir), report)
+                else:
+                    forget_run(state)
         self._step(None)
         return report
 
@@ -329,6 +352,12 @@ class Exporter:
                 [(a.id, a.seed, a.paragraph, a.text) for a in abstracts]).items():
             if old_id in existing:
                 existing[new_id] = existing[old_id]
+        # names read from undecodable text are not the user's: once the text is fixed, the
+        # notes are named afresh (and renamed by the sync)
+        papers, collections = names_to_follow(abstracts, existing, session.note_kinds(), session.edited_from)
+        session.follow_names(papers, renamed_from=collections)
+        for vid in (*papers, *collections.values()):
+            existing.pop(vid, None)
         user_concepts = {concept_key(taught.name): stem for stem, taught in user_notes}
         model = link(abstracts, extracted, LinkOptions(existing, frozenset(session.deleted_ids()), user_concepts))
         self._model = None if self.options.dry_run else model
@@ -349,6 +378,8 @@ def _merged(first: SyncReport, then: SyncReport) -> SyncReport:
     """Two syncs of one round as one report: a note created by the first is created."""
     created = dict.fromkeys(first.created + then.created)
     return replace(then, created=tuple(created), updated=tuple(p for p in then.updated if p not in created),
+                   renamed=frozen_mapping({**first.renamed, **then.renamed}),
+                   gone=tuple(sorted(set(first.gone) | set(then.gone))),
                    conflicts=first.conflicts + then.conflicts, errors=first.errors + then.errors,
                    warnings=first.warnings + then.warnings, written=frozen_mapping({**first.written, **then.written}))
 

@@ -5,14 +5,17 @@ from __future__ import annotations
 import fnmatch
 import logging
 import os
-from dataclasses import dataclass, field
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Iterable
 
 import pluggy
 
 from .errors import VaultsyncError
 from .plugins import call_safely
-from .records import Seed
+from .records import Collection, Seed
+from .regular_files import require_regular_file
 
 log = logging.getLogger(__name__)
 
@@ -45,11 +48,16 @@ def printable(name: str) -> str:
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def list_seed_files(seeds_dir: Path) -> list[str]:
-    """Every candidate seed file below ``seeds_dir`` (relative POSIX paths, sorted)."""
+def require_seeds_folder(seeds_dir: Path) -> None:
+    """``VaultsyncError`` unless ``seeds_dir`` is a folder."""
     if not seeds_dir.is_dir():
         what = "is not a folder" if seeds_dir.exists() else "does not exist"
         raise VaultsyncError(f"seeds folder {seeds_dir} {what}; create it or pass the right path")
+
+
+def list_seed_files(seeds_dir: Path) -> list[str]:
+    """Every candidate seed file below ``seeds_dir`` (relative POSIX paths, sorted)."""
+    require_seeds_folder(seeds_dir)
     found = []
     for root, dirs, files in os.walk(seeds_dir, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
@@ -68,14 +76,13 @@ def read_seed_file(seeds_dir: Path, relative: str, pm: pluggy.PluginManager) -> 
     path = seeds_dir / relative
     display = display_name(seeds_dir, relative)
     if path.is_symlink():
-        target = path.resolve()
-        if not target.is_relative_to(seeds_dir.resolve()):
+        target = Path(os.path.realpath(path))  # (never raises: a link to itself stays as it is)
+        if not target.is_relative_to(Path(os.path.realpath(seeds_dir))):
             raise VaultsyncError(
                 f"{display}: is a link to {printable(str(target))}, outside the seeds folder; "
                 "skipped it (copy the file into the seeds folder instead)"
             )
-    if not path.is_file():
-        raise VaultsyncError(f"{display}: is not a regular file; skipped it")
+    require_regular_file(path, display)  # a named pipe, a device, a link loop: one line, never a hang
     safe_relative = printable(relative)
     outcome = call_safely(pm, "vaultsync_read_seed", context_text=display, path=path, relative=safe_relative)
     seed = outcome.result
@@ -103,11 +110,12 @@ def seed_signature(path: Path) -> tuple[int, int, int] | None:
 
 
 def read_seeds(seeds_dir: Path, pm: pluggy.PluginManager, only: list[str] | None = None,
-               cache: dict[str, CachedSeed] | None = None) -> ReadResult:
+               cache: dict[str, CachedSeed] | None = None, known: Iterable[Collection] = ()) -> ReadResult:
     """Read every seed file (or only the relative paths in ``only``); problems never stop the run.
 
     With ``cache`` (kept by a long-lived caller), a file whose stat signature is unchanged is not
-    read again, and files gone from the folder leave the cache."""
+    read again, and files gone from the folder leave the cache. Collections named alike but for
+    case are one (``one_spelling_per_collection``, with the ``known`` collections)."""
     result = ReadResult()
     current = only if only is not None else list_seed_files(seeds_dir)
     for relative in current:
@@ -131,4 +139,26 @@ def read_seeds(seeds_dir: Path, pm: pluggy.PluginManager, only: list[str] | None
     if cache is not None and only is None:
         for gone in set(cache) - set(current):
             del cache[gone]
+    result.seeds = one_spelling_per_collection(result.seeds, known)
     return result
+
+
+def one_spelling_per_collection(seeds: list[Seed], known: Iterable[Collection] = ()) -> list[Seed]:
+    """``seeds`` with the collections whose names differ only by case (``Foo`` / ``foo``, ``NUL``
+    / ``nul``) made one: a collection is one note, and note names never differ only by case (its
+    ``vaultsync_id`` ignores case too). Each takes the spelling that sorts first, among ``seeds``
+    and the ``known`` collections (those of the vault's other seeds)."""
+    spellings: dict[str, dict[str, Collection]] = defaultdict(dict)
+    for collection in [*known, *(seed.collection for seed in seeds)]:
+        spellings[collection.name.casefold()].setdefault(collection.name, collection)
+    if all(len(names) == 1 for names in spellings.values()):
+        return seeds  # (nearly always)
+    chosen = {key: names[min(names)] for key, names in spellings.items()}
+    unified = []
+    for seed in seeds:
+        collection = chosen[seed.collection.name.casefold()]
+        if collection != seed.collection:
+            seed = replace(seed, collection=collection, abstracts=tuple(
+                replace(a, collection=chosen[a.collection.name.casefold()]) for a in seed.abstracts))
+        unified.append(seed)
+    return unified

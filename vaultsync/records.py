@@ -316,6 +316,11 @@ class SyncReport:
     warnings: tuple[str, ...] = ()
     errors: tuple[str, ...] = ()
     seeds: tuple[str, ...] = ()  # seed files read in this run
+    # note name -> its new name, for the notes renamed since the last sync (by the user, or by
+    # vaultsync: a name that follows fixed text); and the names of notes the user deleted since
+    # vaultsync wrote them: links to them in what vaultsync keeps as history are rewritten
+    renamed: Mapping[str, str] = field(default_factory=frozen_mapping)
+    gone: tuple[str, ...] = ()
     # path -> (frontmatter YAML, as ``split_note`` finds it, in UTF-8, or None; the note's file
     # signature just after): what the sync wrote into each note created or updated, so that a
     # hook (the digest) need not read the notes back; a note whose signature changed since was

@@ -26,6 +26,7 @@ from .collector import collector_paused
 from .extract import Extracted
 from .records import (Abstract, ConceptMention, ExtractContext, Extraction, PaperName, SyncReport, TaughtConcept,
                       frozen_mapping, mention_from_fields)
+from .regular_files import file_digest
 from .state import State
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -272,12 +273,9 @@ class RunPrint:
 
     def content(self) -> str | None:
         """The digest with the seeds' bytes; None if a seed changed since they were listed."""
-        hashes = []
-        for path, _, _ in self.seeds:
-            try:
-                hashes.append((path, hashlib.sha256((self.seeds_dir / path).read_bytes()).hexdigest()))
-            except OSError:
-                return None
+        # (in blocks, and only regular files: a named pipe or a link to a device in the folder
+        # must not hang the run or fill the memory)
+        hashes = [(path, file_digest(self.seeds_dir / path)) for path, _, _ in self.seeds]
         if _listing(self.seeds_dir, skip_hidden=False) != self.seeds:
             return None
         return _digest("run-content", self.code, self.options, hashes, self.vault)
@@ -323,6 +321,11 @@ def remember_run(state: State, then: RunPrint, report: SyncReport) -> None:
         "conflicts": list(report.conflicts), "warnings": list(report.warnings), "errors": list(report.errors),
         "seeds": list(report.seeds)}}
     state.put_blob(_LAST_RUN, json.dumps(record, ensure_ascii=False).encode("utf-8"))
+
+
+def forget_run(state: State) -> None:
+    """Forget the last run: the next one cannot be served from it."""
+    state.put_blob(_LAST_RUN, b"")
 
 
 def conversion_key(text: str, links) -> str:

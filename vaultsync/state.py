@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -20,6 +19,8 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 import platformdirs
+
+from .state_db import StateDamaged, StateDatabase
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS notes (
@@ -30,7 +31,8 @@ CREATE TABLE IF NOT EXISTS notes (
     region_sha TEXT,
     input_sha TEXT,                -- hash of the OutputFile that produced content_sha
     owned_keys TEXT,               -- JSON list of the frontmatter keys vaultsync wrote
-    signature TEXT                 -- JSON [inode, size, mtime_ns] after the write
+    signature TEXT,                -- JSON [inode, size, mtime_ns] after the write
+    proposed TEXT                  -- JSON of the properties the user may edit too, as vaultsync wrote them
 );
 CREATE TABLE IF NOT EXISTS seeds (path TEXT PRIMARY KEY, sha TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS papers (
@@ -75,6 +77,7 @@ class NoteRecord:
     input_sha: str | None = None
     owned_keys: tuple[str, ...] = ()
     signature: tuple[int, int, int] | None = None
+    proposed: str | None = None  # ``property_merge.proposal``: the base of the next three-way merge
 
     @property
     def vaultsync_id(self) -> str | None:
@@ -92,39 +95,51 @@ class PaperRecord:
 
 
 class State:
-    """The state database of one vault. Writes are grouped with ``transaction()``."""
+    """The state database of one vault. Writes are grouped with ``transaction()``.
 
-    def __init__(self, vault: str | os.PathLike, directory: str | os.PathLike | None = None):
+    Every SQLite failure is a ``StateError`` (a ``VaultsyncError``) saying what to do. A damaged
+    database is moved aside and replaced by an empty one (unless ``repair`` is False): found on
+    opening, ``repaired`` says so and the run goes on; found later, ``StateDamaged`` is raised.
+    """
+
+    def __init__(self, vault: str | os.PathLike, directory: str | os.PathLike | None = None,
+                 repair: bool = True):
         folder = Path(directory) if directory is not None else state_dir()
         folder.mkdir(parents=True, exist_ok=True)
         self.path = folder / f"{vault_key(vault)}.sqlite"
-        self._db = sqlite3.connect(self.path, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
         # the notes table, decoded: read before every sync and scan of a long watch; this
         # process is the vault's only writer (the lock), so it changes only through put/delete
         self._notes: dict[str, NoteRecord] | None = None
+        self._db = StateDatabase(self.path, _SCHEMA, repair, on_replaced=self._forget)
+        self.repaired: StateDamaged | None = self._db.repaired
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(notes)")}
+        if "proposed" not in columns:  # a state written before vaultsync merged the user's properties
+            self._db.execute("ALTER TABLE notes ADD COLUMN proposed TEXT")
+
+    def _forget(self) -> None:
+        self._notes = None
 
     def close(self) -> None:
         self._db.close()
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        self._db.execute("BEGIN")
+        # IMMEDIATE: the write lock is taken now, so a state another program holds is found
+        # before a single note is written, not after the notes were renamed into place
+        self._db.execute("BEGIN IMMEDIATE")
         try:
             yield
+            self._db.execute("COMMIT")
         except BaseException:
-            self._db.execute("ROLLBACK")
+            self._db.rollback_quietly()
             self._notes = None  # what was put since BEGIN is undone
             raise
-        self._db.execute("COMMIT")
 
     # notes ------------------------------------------------------------------------------
     def notes(self) -> dict[str, NoteRecord]:
         """key -> record of every note vaultsync wrote (a copy: the caller may change it)."""
         if self._notes is None:
-            rows = self._db.execute("SELECT * FROM notes").fetchall()
+            rows = self._db.execute("SELECT * FROM notes")
             self._notes = {r[0]: _note(r) for r in rows}
         return dict(self._notes)
 
@@ -143,9 +158,9 @@ class State:
                 rec = replace(rec, owned_keys=tuple(owned), signature=tuple(sig) if sig else None)
             self._notes[rec.key] = rec
         self._db.execute(
-            "INSERT OR REPLACE INTO notes VALUES (?,?,?,?,?,?,?,?)",
+            "INSERT OR REPLACE INTO notes VALUES (?,?,?,?,?,?,?,?,?)",
             (rec.key, rec.path, rec.kind, rec.content_sha, rec.region_sha, rec.input_sha,
-             _owned_json(tuple(owned)), _signature_json(sig) if sig else None),
+             _owned_json(tuple(owned)), _signature_json(sig) if sig else None, rec.proposed),
         )
 
     def delete_note(self, key: str) -> None:
@@ -155,8 +170,8 @@ class State:
 
     # seeds ------------------------------------------------------------------------------
     def seed_hash(self, seed: str) -> str | None:
-        row = self._db.execute("SELECT sha FROM seeds WHERE path = ?", (seed,)).fetchone()
-        return row[0] if row else None
+        rows = self._db.execute("SELECT sha FROM seeds WHERE path = ?", (seed,))
+        return rows[0][0] if rows else None
 
     def put_seed_hash(self, seed: str, sha: str) -> None:
         self._db.execute("INSERT OR REPLACE INTO seeds VALUES (?, ?)", (seed, sha))
@@ -243,17 +258,17 @@ class State:
 
     # free-form cache for other stages (e.g. extraction results) ---------------------------
     def get_blob(self, key: str) -> bytes | None:
-        row = self._db.execute("SELECT value FROM blobs WHERE key = ?", (key,)).fetchone()
-        return bytes(row[0]) if row else None
+        rows = self._db.execute("SELECT value FROM blobs WHERE key = ?", (key,))
+        return bytes(rows[0][0]) if rows else None
 
     def put_blob(self, key: str, value: bytes) -> None:
         self._db.execute("INSERT OR REPLACE INTO blobs VALUES (?, ?)", (key, value))
 
 
 def _note(row: tuple) -> NoteRecord:
-    key, path, kind, content, region, inp, owned, sig = row
+    key, path, kind, content, region, inp, owned, sig, proposed = row
     return NoteRecord(key, path, kind, content, region, inp, _owned_keys(owned) if owned else (),
-                      _signature(sig) if sig else None)
+                      _signature(sig) if sig else None, proposed)
 
 
 @lru_cache(maxsize=1024)  # most notes of a kind own the same keys

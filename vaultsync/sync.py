@@ -32,18 +32,23 @@ from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 import yaml
-from filelock import FileLock, Timeout
 
 from . import state as state_mod
 from .errors import VaultsyncError
 from .frontmatter_io import FrontmatterError, note_head, read_frontmatter, split_note
 from .edit_matching import match_papers
+from .journal import JournalEntry, WriteJournal, recover
+from .property_merge import merge_base, merge_properties, proposal
 from .records import DeferredNote, OutputFile, SyncReport, normalise_text
+from .renames import move_views, rename_note
 from .regions import merge_note
 from .state import NoteRecord, PaperRecord, State
+from .state_db import StateError, damage_stops_the_run
+from .vault_lock import VaultLock
+from .whole_files import WholeFileLedger
 from .write import (NoteChangedError, WriteBatch, check_relative, file_signature, resolve_vault_path,
                     sweep_temp_files, write_bytes_atomically)
 
@@ -86,22 +91,31 @@ def note_stem(name: str) -> str:
 class VaultSession:
     """Exclusive, stateful access to one vault for one run. Use as a context manager.
 
-    ``__enter__`` takes the vault's writer lock (a second vaultsync fails at once with
-    ``VaultsyncError``), removes temp files a crash left, opens the state and indexes every note
-    carrying a ``vaultsync_id`` (dot-folders and symlinks are skipped).
+    ``__enter__`` takes the vault's writer lock (``.vaultsync/lock``, in the vault: a second
+    vaultsync fails at once with ``VaultsyncError``, whatever its state folder), removes temp
+    files a crash left, opens the state, records what an interrupted run wrote (``journal``) and
+    indexes every note carrying a ``vaultsync_id`` (dot-folders and symlinks are skipped). A
+    ``dry_run`` session writes nothing: it sweeps and recovers nothing, and takes the lock only in
+    a vault vaultsync wrote before.
     """
 
     def __init__(self, vault: str | os.PathLike, *, recreate_deleted: bool = False,
-                 state_dir: str | os.PathLike | None = None):
+                 state_dir: str | os.PathLike | None = None, dry_run: bool = False):
         self.vault = Path(vault)
         self.recreate_deleted = recreate_deleted
+        self.dry_run = dry_run
         self._state_dir = Path(state_dir) if state_dir is not None else None
-        self._lock: FileLock | None = None
+        self._lock: VaultLock | None = None
         self.state: State | None = None
         self._scanned: dict[str, tuple[str, str | None]] | None = None  # id -> (path, type)
         self._matched: dict[str, str] = {}  # new id -> old id
         self._papers: list[PaperRecord] | None = None
         self._warnings: list[str] = []
+        self.journal = WriteJournal(None)
+        self.recovered: dict[str, bool] = {}  # notes an interrupted run wrote: path -> existed before
+        self.following: set[str] = set()  # ids whose notes take their rendered names (``follow_names``)
+        # an edited abstract's id -> (its former text, normalised; the name vaultsync gave its note)
+        self.edited_from: dict[str, tuple[str, str | None]] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
     def __enter__(self) -> "VaultSession":
@@ -111,21 +125,18 @@ class VaultSession:
         self.root = self.vault.resolve()
         folder = self._state_dir or state_mod.state_dir()
         folder.mkdir(parents=True, exist_ok=True)
-        key = state_mod.vault_key(self.root)
-        self._pid_file = folder / f"{key}.pid"
-        lock = FileLock(folder / f"{key}.lock", timeout=0)
+        lock = VaultLock(self.root)
+        if lock.acquire(create=not self.dry_run):
+            self._lock = lock
         try:
-            lock.acquire()
-        except Timeout:
-            raise VaultsyncError(
-                f"{self.root} is being written by another vaultsync (pid {self._holder()}); "
-                "wait for it or stop it") from None
-        self._lock = lock
-        try:
-            self._pid_file.write_text(str(os.getpid()))
-            for path in sweep_temp_files(self.root):
+            for path in sweep_temp_files(self.root) if not self.dry_run else ():
                 log.info("removed %s left by an interrupted run", path)
             self.state = State(self.root, folder)
+            self.ledger = WholeFileLedger(self.root, writes=not self.dry_run)
+            if not self.dry_run:
+                self.journal = WriteJournal(folder / f"{state_mod.vault_key(self.root)}.journal")
+                if self.journal.exists():
+                    self.recovered = recover(self.state, self.root, self.journal)
         except BaseException:
             self.__exit__(None, None, None)
             raise
@@ -139,22 +150,17 @@ class VaultSession:
             self._lock.release()
             self._lock = None
 
-    def _holder(self) -> str:
-        try:
-            return self._pid_file.read_text().strip() or "unknown"
-        except OSError:
-            return "unknown"
-
     @property
     def _index(self) -> dict[str, tuple[str, str | None]]:
         """id -> (path, type) of every note carrying a ``vaultsync_id``; the vault is read on
         first use, so a run that finds nothing to do never reads a note."""
         if self._scanned is None:
-            self._scanned = {}
-            self._scan()
+            self._scanned = self._scan()  # (left unset if the scan fails: asked again, it scans again)
         return self._scanned
 
-    def _scan(self) -> None:
+    def _scan(self) -> dict[str, tuple[str, str | None]]:
+        index: dict[str, tuple[str, str | None]] = {}
+        self._warnings = []
         found: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
         known = self.state.notes()
         # a note whose stat signature is the one vaultsync recorded is what it wrote: its id and
@@ -202,7 +208,8 @@ class VaultSession:
                 self._warnings.append(
                     f"{first[0]} and {others} carry the same vaultsync_id; vaultsync updates "
                     f"{first[0]} only (remove vaultsync_id from the copy)")
-            self._index[vid] = places[0]
+            index[vid] = places[0]
+        return index
 
     def refresh(self) -> None:
         """Catch up with notes moved, renamed, deleted or added in the vault since the last scan.
@@ -249,6 +256,20 @@ class VaultSession:
         """id -> the stem of its note as it is now named in the vault."""
         return {vid: note_stem(path.rpartition("/")[2]) for vid, (path, _) in self._index.items()}
 
+    def note_kinds(self) -> dict[str, str | None]:
+        """id -> the type of its note (``paper``, ``concept``, ``collection``...)."""
+        return {vid: kind for vid, (_, kind) in self._index.items()}
+
+    def follow_names(self, ids: Iterable[str], renamed_from: Mapping[str, str] = MappingProxyType({})) -> None:
+        """The notes of ``ids`` take the names they are rendered with at the next ``apply`` (see
+        ``renames``); ``renamed_from`` (new id -> old id): notes whose id changed with their
+        name (a collection's), which then answer ``existing_path(new id)``."""
+        for new_id, old_id in renamed_from.items():
+            if old_id in self._index and new_id not in self._index:
+                self._matched[new_id] = old_id
+                self._index[new_id] = self._index.pop(old_id)
+        self.following = set(ids) | set(renamed_from)
+
     def changed_notes(self, kind: str | None = None, unknown_changed: bool = True) -> dict[str, str]:
         """id -> path of the notes (of ``kind``) whose bytes differ from what vaultsync last wrote:
         the ones the user edited. A note the state does not know counts as changed, unless
@@ -293,16 +314,19 @@ class VaultSession:
         old = [r for r in self.state.papers()
                if r.id not in current and r.id in self._index and r.id not in self._matched.values()]
         matches = match_papers(new, old, seeds)
+        texts, known = {r.id: r.text for r in old}, self.state.notes()
         for new_id, old_id in matches.items():
             self._matched[new_id] = old_id
             self._index[new_id] = self._index.pop(old_id)
+            named = known[old_id].path.rpartition("/")[2] if old_id in known else None
+            self.edited_from[new_id] = (texts[old_id], note_stem(named) if named else None)
         return matches
 
     # -- writing ----------------------------------------------------------------------------
     def apply(self, files: Iterable[OutputFile | DeferredNote], *, seeds: Iterable[str] = (),
               dry_run: bool = False, partial: bool = False,
               papers: Iterable[tuple[str, str, int, str]] = (),
-              render_fingerprint: str | None = None) -> SyncReport:
+              render_fingerprint: str | None = None, settle: bool = True) -> SyncReport:
         """Bring the vault in line with ``files``; return what changed.
 
         Each file is merged into the note carrying its ``vaultsync_id`` (wherever it is) or
@@ -316,12 +340,14 @@ class VaultSession:
         A ``DeferredNote`` among ``files`` is rendered only when its note may change: not when
         the note is as vaultsync wrote it from the same input as an earlier run rendered from the
         same inputs key, under the same ``render_fingerprint`` (the code, format and config that
-        render it; None: every note is rendered).
+        render it; None: every note is rendered). The notes an interrupted run wrote (``recovered``)
+        count as created or updated here. ``settle``: the sync is all there is to the run (else the
+        caller calls ``settle()`` once what follows, e.g. the after-sync hooks, is done).
         """
         seeds = list(seeds)
         run = _Run(self, dry_run, render_fingerprint)
         try:
-            with self.state.transaction():
+            with damage_stops_the_run(), self.state.transaction():
                 # ``files`` may be rendered as they are asked for: each is written (in batches of
                 # ``_BATCH``) and let go, so the text of every note is never in memory at once
                 for f in files:
@@ -343,7 +369,27 @@ class VaultSession:
                     run.save_state(seeds, self._papers)
         except _DryRun:
             pass
-        return run.report(seeds)
+        except BaseException:
+            if not dry_run:  # (a watcher's session goes on: what was renamed into place is known)
+                self._recover_quietly()
+            raise
+        if not dry_run:
+            self.ledger.settle()
+        report = run.report(seeds)
+        if settle:
+            self.settle()
+        return report
+
+    def settle(self) -> None:
+        """What was written is accounted for (the state saved, the hooks run): empty the journal."""
+        self.journal.clear()
+        self.recovered = {}
+
+    def _recover_quietly(self) -> None:
+        try:
+            self.recovered = {**recover(self.state, self.root, self.journal), **self.recovered}
+        except Exception:  # (the error in hand is the one to report; the next session recovers)
+            log.debug("could not recover the journal", exc_info=True)
 
 
 class _DryRun(Exception):
@@ -367,6 +413,7 @@ class _Run:
         self.inputs = session.state.rendered(render_fingerprint) if render_fingerprint is not None else {}
         self.rendered: list[tuple[str, str, str]] = []
         self.deleted = session.deleted_ids()
+        self.renamed, self.gone = _renamed_and_gone(session, self.known, self.deleted)
         self.created: list[str] = []
         self.updated: list[str] = []
         self.unchanged = 0
@@ -405,6 +452,8 @@ class _Run:
             where = self.s.existing_path(f.vaultsync_id) if f.vaultsync_id else None
             if where is not None and not os.path.lexists(os.path.join(self.s.root, where)):
                 where = self._moved_meanwhile(f.vaultsync_id)
+            if where is not None and where != f.path and f.vaultsync_id in self.s.following:
+                where = self._follow_name(f, where)
             if where is None and f.vaultsync_id in self.deleted and not self.s.recreate_deleted:
                 self.skipped += 1
                 return
@@ -416,6 +465,8 @@ class _Run:
                     if attempt == 2:
                         self.conflicts.append(f"{where or f.path}: changed while vaultsync was "
                                               "writing it; run vaultsync again")
+        except StateError:
+            raise  # not this note's problem: the run stops
         except VaultsyncError as exc:
             self.errors.append(str(exc))
         except yaml.YAMLError as exc:
@@ -428,6 +479,29 @@ class _Run:
     def _target(self, rel: str) -> Path:
         """``resolve_vault_path`` of ``rel`` (each folder is resolved once per sync)."""
         return resolve_vault_path(self.s.root, rel, folders=self.folders)
+
+    def _follow_name(self, f: OutputFile | DeferredNote, where: str) -> str:
+        """Rename the note at ``where`` to the name ``f`` is rendered with (in the note's folder),
+        its old name added to its aliases first (so that, killed in between, the next run still
+        finds it under either name, with the alias); return where the note is now. A dry run, or
+        a file already at the new name, leaves it as it is."""
+        folder, _, old_name = where.rpartition("/")
+        new_name = f.path.rpartition("/")[2]
+        new_rel = f"{folder}/{new_name}" if folder else new_name
+        if self.dry_run or new_rel == where or os.path.lexists(os.path.join(self.s.root, new_rel)):
+            return where
+        old_stem, new_stem = note_stem(old_name), note_stem(new_name)
+        try:
+            rename_note(self._target(where), self._target(new_rel), old_stem)
+        except (OSError, UnicodeDecodeError, VaultsyncError) as error:
+            self.warnings.append(f"{where}: could not be renamed to {new_name} ({error}); it keeps its name")
+            return where
+        self.s._index[f.vaultsync_id] = (new_rel, f.kind)
+        self.renamed[old_stem] = new_stem
+        for old_key, rec in move_views(self.s.root, self.s.state, self.s.ledger, old_stem, new_stem).items():
+            self.known.pop(old_key, None)
+            self.known[rec.key] = rec
+        return new_rel
 
     def _moved_meanwhile(self, vaultsync_id: str) -> str | None:
         """The note was at a path the vault scan saw, but is gone: the user moved or deleted it
@@ -483,10 +557,11 @@ class _Run:
             # a file owned whole (a canvas, a JSONL dump) that someone changed since vaultsync
             # wrote it -- a map the user rearranged -- is theirs now: propose, don't overwrite
             edited = (old_bytes is not None and old_bytes != f.body.encode("utf-8")
-                      and (rec is None or rec.content_sha != _sha(old_bytes)))
+                      and (rec is None or rec.content_sha != _sha(old_bytes))
+                      and not self.s.ledger.wrote(rel, _sha(old_bytes)))
             if edited:
                 return self._conflict(f, rel, "it was changed since vaultsync wrote it", f.body)
-            return self._finish(f, key, rel, target, sig, old_bytes, f.body, None, (), inp)
+            return self._finish(f, key, rel, target, sig, old_bytes, f.body, None, (), inp, None)
         try:
             existing = old_bytes.decode("utf-8") if old_bytes is not None else None
         except UnicodeDecodeError as exc:
@@ -499,6 +574,11 @@ class _Run:
                 why = "a note of your own" if not other else "the note of another vaultsync_id"
                 return self._conflict(f, rel, f"it is {why}", merge_note(None, fm, f.body).text)
         owned = list(fm or ())
+        proposed = proposal(fm)  # (before the user's edits are merged in: the next merge's base)
+        if fm is not None and old_fm:
+            stored = rec.proposed if rec is not None else None
+            untouched = stored is None and rec is not None and rec.content_sha == _sha(old_bytes)
+            fm = merge_properties(fm, old_fm, merge_base(stored, old_fm, untouched))
         if rec is not None:
             owned += [k for k in rec.owned_keys if k not in owned]
         if old_fm and old_fm.get(REMOVED_KEY) == REMOVED_VALUE and fm is not None:
@@ -512,9 +592,9 @@ class _Run:
         if result.conflict:
             return self._conflict(f, rel, result.conflict, result.proposed)
         self._finish(f, key, rel, target, sig, old_bytes, result.text, result.region_sha,
-                     tuple(fm or ()), inp)
+                     tuple(fm or ()), inp, proposed)
 
-    def _finish(self, f, key, rel, target, sig, old_bytes, text, region_sha, owned, inp) -> None:
+    def _finish(self, f, key, rel, target, sig, old_bytes, text, region_sha, owned, inp, proposed) -> None:
         data = text.encode("utf-8")
         if data == old_bytes:
             self.unchanged += 1
@@ -526,30 +606,39 @@ class _Run:
             # the bytes are on disk (a temp file) now: keep their hash (and the note's frontmatter
             # text, for the report), not them, until the rename; and the file as given (a
             # DeferredNote, not what it rendered), to sync it again if the note changes meanwhile
-            self.pending.append((self.syncing, key, rel, target, _sha(data), region_sha, owned, inp,
+            self.pending.append((self.syncing, key, rel, target, _sha(data), region_sha, owned, inp, proposed,
                                  old_bytes is not None, _frontmatter_text(text) if f.merge else _NO_TEXT))
             return
         else:
+            item = (f, key, rel, target, _sha(data), region_sha, owned, inp, proposed, old_bytes is not None,
+                    _frontmatter_text(text) if f.merge else _NO_TEXT)
+            self._expect([item])
             write_bytes_atomically(target, data, expect=sig)
-            self._written(f, key, rel, target, _sha(data), region_sha, owned, inp, old_bytes is not None,
-                          _frontmatter_text(text) if f.merge else _NO_TEXT)
+            self._written(*item)
             return
         if self.dry_run:
             return
-        self._record(f, key, rel, target, _sha(data), region_sha, owned, inp)
+        self._record(f, key, rel, target, _sha(data), region_sha, owned, inp, proposed)
 
-    def _written(self, f, key, rel, target, content_sha, region_sha, owned, inp, existed: bool,
+    def _expect(self, items: list[tuple]) -> None:
+        """Record notes about to be renamed into place, durably, first: in the journal (for the
+        state) and, for files owned whole, in the vault's ledger (see ``whole_files``)."""
+        self.s.journal.record([_journal_entry(item) for item in items])
+        self.s.ledger.expect([(item[2], item[4]) for item in items if item[-1] is _NO_TEXT])
+
+    def _written(self, f, key, rel, target, content_sha, region_sha, owned, inp, proposed, existed: bool,
                  frontmatter_text: bytes | None | object) -> None:
         (self.updated if existed else self.created).append(rel)
         self._drop_conflict_copy(rel)
-        signature = self._record(f, key, rel, target, content_sha, region_sha, owned, inp)
+        signature = self._record(f, key, rel, target, content_sha, region_sha, owned, inp, proposed)
         if frontmatter_text is not _NO_TEXT:
             self.written[rel] = (frontmatter_text, signature)
 
-    def _record(self, f, key, rel, target, content_sha, region_sha, owned, inp) -> tuple[int, int, int] | None:
+    def _record(self, f, key, rel, target, content_sha, region_sha, owned, inp,
+                proposed) -> tuple[int, int, int] | None:
         """Record the note as written; return its file signature."""
         signature = file_signature(target)
-        self.s.state.put_note(NoteRecord(key, rel, f.kind, content_sha, region_sha, inp, owned, signature))
+        self.s.state.put_note(NoteRecord(key, rel, f.kind, content_sha, region_sha, inp, owned, signature, proposed))
         if f.vaultsync_id:
             self.s._index[f.vaultsync_id] = (rel, f.kind)
         return signature
@@ -559,6 +648,8 @@ class _Run:
         ``more``: other notes follow, to be staged in a new batch."""
         batch, self.batch = self.batch, None  # a note synced again here is written at once
         pending, self.pending = self.pending, []
+        if pending:  # what is about to be renamed into place, recorded first: see ``journal``
+            self._expect(pending)
         for item, error in zip(pending, batch.commit() if batch is not None else ()):
             f, key, rel = item[:3]
             if isinstance(error, NoteChangedError):
@@ -600,6 +691,8 @@ class _Run:
                 continue
             try:
                 self._mark_removed(vid, rel, kind, paper_seeds.get(vid), seeds)
+            except StateError:
+                raise
             except (VaultsyncError, OSError, UnicodeDecodeError) as exc:
                 self.warnings.append(f"{rel}: no longer derived from the seeds, but it could not be "
                                      f"marked removed ({exc})")
@@ -624,11 +717,13 @@ class _Run:
         if self.dry_run or result.text is None:
             return
         data = result.text.encode("utf-8")
-        write_bytes_atomically(target, data, expect=file_signature(target))
         rec = self.known.get(vid)
         owned = tuple(rec.owned_keys if rec else ()) + (REMOVED_KEY,)
-        self.s.state.put_note(NoteRecord(vid, rel, kind, _sha(data), rec.region_sha if rec else None,
-                                         None, owned, file_signature(target)))
+        written = NoteRecord(vid, rel, kind, _sha(data), rec.region_sha if rec else None, None, owned, None,
+                             rec.proposed if rec else None)
+        self.s.journal.record([JournalEntry(written, existed=True)])
+        write_bytes_atomically(target, data, expect=file_signature(target))
+        self.s.state.put_note(replace(written, signature=file_signature(target)))
 
     def save_state(self, seeds: list[str], papers: list[PaperRecord] | None) -> None:
         st = self.s.state
@@ -639,26 +734,63 @@ class _Run:
             rec = now.get(vid)
             if rec is None or rec.path != rel:
                 st.put_note(NoteRecord(vid, rel, kind, owned_keys=rec.owned_keys if rec else (),
-                                       region_sha=rec.region_sha if rec else None))
+                                       region_sha=rec.region_sha if rec else None,
+                                       proposed=rec.proposed if rec else None))
         if papers is not None:
-            st.replace_papers(set(seeds) | {p.seed for p in papers}, papers,
-                              forget_ids=self.s._matched.values())
+            forgotten = set(seeds) | {p.seed for p in papers}
+            # an abstract gone from its seed keeps its record while its note is in the vault
+            # (marked removed): when it comes back, edited or as it was before an edit (an older
+            # version of the seed restored), it is matched to that note, not given a second one
+            current = {p.id for p in papers} | set(self.s._matched.values())
+            kept = [p for p in st.papers() if p.seed in forgotten and p.id not in current and p.id in self.s._index]
+            st.replace_papers(forgotten, papers + kept, forget_ids=self.s._matched.values())
 
     def report(self, seeds: list[str]) -> SyncReport:
         warnings = list(self.warnings)
         if self.skipped:
             warnings.append(f"{self.skipped} note(s) you deleted were not recreated "
                             "(ask to recreate deleted notes to get them back)")
+        created, updated, unchanged = list(self.created), list(self.updated), self.unchanged
+        if self.s.recovered:  # written by an interrupted run: still news, as it was news then
+            made, now = set(created), set(created) | set(updated)
+            new = {rel for rel, existed in self.s.recovered.items() if not existed}  # (even if updated since)
+            created += sorted(new - made)
+            updated = [rel for rel in updated if rel not in new]
+            updated += [rel for rel, existed in self.s.recovered.items() if existed and rel not in now]
+            unchanged = max(0, unchanged - len(set(self.s.recovered) - now))
         return SyncReport(
             papers=self.given_kinds["paper"], concepts=self.given_kinds["concept"],
-            created=tuple(self.created), updated=tuple(self.updated), unchanged=self.unchanged,
+            created=tuple(created), updated=tuple(updated), unchanged=unchanged,
             conflicts=tuple(self.conflicts), removed=tuple(self.removed),
             warnings=tuple(warnings), errors=tuple(self.errors), seeds=tuple(seeds),
-            written=MappingProxyType(self.written),
+            renamed=MappingProxyType(self.renamed), gone=self.gone, written=MappingProxyType(self.written),
         )
 
 
 _NO_TEXT = object()  # a file written whole (a canvas): no frontmatter text to report
+
+
+def _renamed_and_gone(session: VaultSession, known: Mapping[str, NoteRecord],
+                      deleted: set[str]) -> tuple[dict[str, str], tuple[str, ...]]:
+    """Since vaultsync last recorded them: {old name: new name} of the notes renamed, and the
+    names of the notes deleted (none that a note in the vault is named now)."""
+    index, matched = session._index, session._matched
+    moved = [(rec.path, rel) for vid, (rel, _) in index.items()  # (every note, before every sync: cheap)
+             if (rec := known.get(vid) or (known.get(matched[vid]) if vid in matched else None)) is not None
+             and rec.path != rel]
+    gone = {note_stem(known[vid].path.rpartition("/")[2]) for vid in deleted if vid in known}
+    if not moved and not gone:
+        return {}, ()
+    names = set(session.existing_names().values())
+    renamed = {note_stem(before.rpartition("/")[2]): note_stem(now.rpartition("/")[2]) for before, now in moved}
+    return ({old: new for old, new in renamed.items() if old != new and old not in names},
+            tuple(sorted(gone - names)))
+
+
+def _journal_entry(item: tuple) -> JournalEntry:
+    """The journal's entry for a note about to be written (an item of ``_Run.pending``)."""
+    f, key, rel, _, content_sha, region_sha, owned, inp, proposed, existed, _ = item
+    return JournalEntry(NoteRecord(key, rel, f.kind, content_sha, region_sha, inp, owned, None, proposed), existed)
 
 
 def _frontmatter_text(text: str) -> bytes | None | object:
@@ -695,5 +827,5 @@ def sync_files(files: Iterable[OutputFile], vault: str | os.PathLike, *,
                seeds: Iterable[str] = (), dry_run: bool = False,
                recreate_deleted: bool = False) -> SyncReport:
     """One-shot sync: open a session on ``vault``, apply ``files``, close it."""
-    with VaultSession(vault, recreate_deleted=recreate_deleted) as session:
+    with VaultSession(vault, recreate_deleted=recreate_deleted, dry_run=dry_run) as session:
         return session.apply(files, seeds=seeds, dry_run=dry_run)

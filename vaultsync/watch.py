@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import errno
 import gc
-import hashlib
 import logging
 import os
 import sys
@@ -39,8 +38,9 @@ from watchdog.observers.polling import PollingObserver
 from .collector import collector_paused
 from .errors import VaultsyncError
 from .pipeline import Exporter
-from .read import display_name, is_ignored
+from .read import display_name, is_ignored, require_seeds_folder
 from .records import SyncReport
+from .regular_files import file_digest
 
 log = logging.getLogger(__name__)
 
@@ -176,13 +176,10 @@ def _stability_signature(path: Path) -> tuple | None:
     """(size, mtime_ns, inode, sha256) of a file, None if gone: equal twice means it is still."""
     try:
         before = os.stat(path)
-        digest = hashlib.sha256()
-        with open(path, "rb") as handle:
-            while block := handle.read(1 << 20):  # bounded memory, even for a huge seed
-                digest.update(block)
     except OSError:
         return None
-    return (before.st_size, before.st_mtime_ns, before.st_ino, digest.hexdigest())
+    # (in blocks, and only a regular file: a named pipe must not hang the watcher)
+    return (before.st_size, before.st_mtime_ns, before.st_ino, file_digest(path))
 
 
 class _Hints(FileSystemEventHandler):
@@ -332,12 +329,18 @@ class Watcher:
         log.debug("ready for the next file in %.0f ms", (time.perf_counter() - started) * 1000)
 
     def start(self) -> None:
-        """Start the observer (before the catch-up, so nothing changed meanwhile slips by)."""
+        """Start the observer (before the catch-up, so nothing changed meanwhile slips by);
+        ``VaultsyncError`` when the seeds folder cannot be watched (it is missing)."""
         seeds, vault = self.exporter.seeds_dir, self.exporter.vault_dir
-        self._observer, self.mode, self._queue = start_observer(
-            lambda trust: ChangeQueue(seeds, trust_close=trust),
-            lambda q: _Hints(q, seeds.resolve(), vault.resolve()), seeds,
-            poll=self.options.poll, say=self.options.warn)
+        require_seeds_folder(seeds)
+        try:
+            self._observer, self.mode, self._queue = start_observer(
+                lambda trust: ChangeQueue(seeds, trust_close=trust),
+                lambda q: _Hints(q, seeds.resolve(), vault.resolve()), seeds,
+                poll=self.options.poll, say=self.options.warn)
+        except OSError as error:  # (it went away meanwhile, or cannot be listed)
+            raise VaultsyncError(f"cannot watch the seeds folder {seeds} ({error.strerror or error}); "
+                                 "check that it exists and can be read") from None
         self.options.say(f"watching {display_name(seeds, '').rstrip(os.sep)}{os.sep} → {vault}{os.sep} "
                          f"({self.mode})")
 
@@ -361,13 +364,18 @@ class Watcher:
                 batch = queue.take(min(0.2, max(0.0, next_rescan - time.monotonic())))
                 if self.stop.is_set():
                     break
-                if time.monotonic() >= next_rescan or not self._observer.is_alive():
+                died = self._observer is not None and not self._observer.is_alive()
+                if time.monotonic() >= next_rescan or died:
                     batch = Batch(batch.paths if batch else frozenset(), True)
                     next_rescan = time.monotonic() + self.options.interval
-                    if not self._observer.is_alive():  # e.g. the seeds folder itself was removed
-                        self.options.warn("vaultsync: the file watcher stopped; restarting it")
+                    if died or self._observer is None:  # e.g. the seeds folder itself was removed
+                        if died:
+                            self.options.warn("vaultsync: the file watcher stopped; restarting it")
                         self.close()
-                        self.start()
+                        try:
+                            self.start()
+                        except VaultsyncError as error:  # tried again at the next rescan
+                            self._problem(str(error))
                         queue = self._queue
                 if batch is None:
                     if self._full_due and self._quiet():

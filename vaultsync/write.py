@@ -90,7 +90,8 @@ def file_signature(path: str | os.PathLike) -> tuple[int, int, int] | None:
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_folder(folder: Path) -> None:
+    """Flush a folder's entries (a file just created or renamed in it) to disk, where the system can."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:  # e.g. Windows cannot open folders
@@ -128,7 +129,7 @@ def write_bytes_atomically(
     except BaseException:
         _unlink(tmp)
         raise
-    _fsync_dir(target.parent)
+    fsync_folder(target.parent)
     return target
 
 
@@ -232,7 +233,7 @@ class WriteBatch:
                     _unlink(left[0])
                 raise
         for folder in folders:
-            _fsync_dir(folder)
+            fsync_folder(folder)
         return outcomes
 
 

@@ -14,6 +14,9 @@ calls it (register this module as the default plugin ``digest``; block it to tur
   them; a paper appears once per day. Text outside the region is the user's and is never
   touched; a note whose markers are broken is left alone, and vaultsync's version goes to
   ``.vaultsync/conflicts/New papers.md``.
+- Links in it follow the notes renamed since the last sync (by the user, or by vaultsync: see
+  ``renames``), and links to notes the user deleted become plain text, so the history never
+  holds a link that resolves nowhere.
 - "Today" is the local date, or the UTC date of ``$SOURCE_DATE_EPOCH`` when it is set
   (reproducible builds), so tests and committed vaults are deterministic.
 - With ``daily`` (config ``[digest] daily = true``), the same lines are also appended to
@@ -34,8 +37,9 @@ from typing import Any, Iterable, Mapping
 from ..errors import VaultsyncError
 from ..frontmatter_io import FrontmatterError, note_head, read_frontmatter, split_note
 from ..hookspecs import hookimpl
-from ..records import SyncReport
+from ..records import SyncReport, frozen_mapping
 from ..regions import END_MARKER, begin_marker, merge_note
+from ..renames import relink
 from ..write import file_signature, write_note_atomically
 
 log = logging.getLogger(__name__)
@@ -94,11 +98,12 @@ def update_digest(vault: Path, report: SyncReport, *, daily: bool = False,
     ids: dict[str, str | None] = {}
     entries = digest_entries(vault, report, seen, ids)
     written, problems = [], []
-    if entries:
+    renamed, gone = getattr(report, "renamed", None) or {}, getattr(report, "gone", ())
+    if entries or renamed or gone:
         try:
-            if _write_digest_note(vault, entries, today, problems):
+            if _write_digest_note(vault, entries, today, problems, renamed, gone):
                 written.append(DIGEST_NOTE)
-            if daily:
+            if daily and entries:
                 path = append_to_daily_note(vault, [e.line for e in entries], today)
                 if path:
                     written.append(path)
@@ -187,8 +192,10 @@ def _escape(text: str) -> str:
 
 
 # -- New papers.md ---------------------------------------------------------------------------
-def _write_digest_note(vault: Path, entries: list[DigestEntry], today: dt.date,
-                       problems: list[str]) -> bool:
+def _write_digest_note(vault: Path, entries: list[DigestEntry], today: dt.date, problems: list[str],
+                       renamed: Mapping[str, str] = frozen_mapping(), gone: Iterable[str] = ()) -> bool:
+    """Add ``entries`` to ``New papers.md``; links in it to notes ``renamed`` since (old name ->
+    new) follow them, and links to notes ``gone`` become plain text."""
     from ..doctor import find_region
 
     target = vault / DIGEST_NOTE
@@ -198,9 +205,11 @@ def _write_digest_note(vault: Path, entries: list[DigestEntry], today: dt.date,
     if existing is not None:
         span = find_region(existing)
         if span is not None:
-            region = span.text
+            region = relink(span.text, renamed, gone)
             existing = span.reblessed(existing)  # the history is the user's to edit too
-    body = digest_body(region, entries, today)
+    if not entries and region is None:
+        return False  # (only links to follow, and no digest to follow them in)
+    body = digest_body(region, entries, today) if entries else region
     result = merge_note(existing, FRONTMATTER, body, FRONTMATTER.keys())
     if result.conflict:
         write_note_atomically(f"{CONFLICTS_DIR}/{DIGEST_NOTE}", result.proposed, vault=vault)
