@@ -151,3 +151,28 @@ def test_deleting_the_state_is_safe_even_after_the_seeds_changed(tmp_path, expor
                          capture_output=True, text=True, timeout=300)
     assert ref.returncode == 0, ref.stderr
     assert vault_files(vault) == {p: data for p, data in vault_files(reference).items()}
+
+
+def test_a_vault_folder_deleted_and_exported_again_is_written_whole(tmp_path, monkeypatch):
+    """`rm -rf vault` then export (the README's developer command): the state's record of the old
+    vault (notes it had) must not read as notes the user deleted one by one."""
+    from vaultsync.pipeline import export
+    from vaultsync.plugins import get_plugin_manager
+
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+    seeds, vault = tmp_path / "seeds", tmp_path / "vault"
+    seeds.mkdir()
+    (seeds / "a.txt").write_text(
+        "ICML 2026 Papers\n\nWe propose FooNet, a graph neural network for molecules that predicts binding "
+        "affinity from molecular graphs and protein pockets with message passing.\n\n"
+        "We introduce BarBench, a benchmark for mathematical reasoning of large language models, with "
+        "problems from olympiads and a judge that checks each proof step.\n", encoding="utf-8")
+    first = export(seeds, vault, get_plugin_manager())
+    shutil.rmtree(vault)
+    again = export(seeds, vault, get_plugin_manager())
+    assert len(again.created) == len(first.created) > 0 and not again.warnings
+    assert sorted(p.name for p in (vault / "Papers").glob("*.md")) == ["BarBench.md", "FooNet.md"]
+    # a single note the user deletes is still not recreated
+    (vault / "Papers/FooNet.md").unlink()
+    export(seeds, vault, get_plugin_manager())
+    assert not (vault / "Papers/FooNet.md").exists()

@@ -9,6 +9,7 @@ notes' ``vaultsync_id``s (only "which notes did the user delete" is forgotten).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -58,6 +59,16 @@ CREATE TABLE IF NOT EXISTS conversions (   -- an abstract's Markdown, by hash of
 def state_dir() -> Path:
     """Where state databases live: ``$VAULTSYNC_STATE_DIR`` or the platform's user state dir."""
     return Path(os.environ.get("VAULTSYNC_STATE_DIR") or platformdirs.user_state_dir("vaultsync"))
+
+
+def forget_vault(vault: str | os.PathLike, directory: str | os.PathLike) -> None:
+    """Delete what the state folder records of ``vault`` (its database and journal): a vault
+    folder that is gone or empty is a new vault, and what was recorded of the old one (notes it
+    had, notes its user deleted) must not apply to it."""
+    key = vault_key(vault)
+    for path in Path(directory).glob(f"{key}.*"):
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
 
 
 def vault_key(vault: str | os.PathLike) -> str:

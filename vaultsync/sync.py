@@ -121,10 +121,13 @@ class VaultSession:
     def __enter__(self) -> "VaultSession":
         if self.vault.exists() and not self.vault.is_dir():
             raise VaultsyncError(f"{self.vault} is a file, not a vault folder; choose a folder")
+        new_vault = not self.vault.exists() or not any(self.vault.iterdir())
         self.vault.mkdir(parents=True, exist_ok=True)
         self.root = self.vault.resolve()
         folder = self._state_dir or state_mod.state_dir()
         folder.mkdir(parents=True, exist_ok=True)
+        if new_vault and not self.dry_run:  # (`rm -rf vault` then export: not a user who deleted every note)
+            state_mod.forget_vault(self.root, folder)
         lock = VaultLock(self.root)
         if lock.acquire(create=not self.dry_run):
             self._lock = lock
