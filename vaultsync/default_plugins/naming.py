@@ -35,10 +35,9 @@ from typing import Iterator, NamedTuple
 from ..hookspecs import hookimpl
 from ..generic import is_generic, names_a_thing
 from ..records import Abstract, ConceptMention, Extraction, PaperName
-from .titles import (_ASCII_LOWER, _VERBS, _capitalise, opening_topic, NAME_WORDS, _sentence, clean_phrase, contribution_title, gist_of,
-                     plain_text, sentence_bounds, trim_phrase)
+from .titles import (_ASCII_LOWER, _VERBS, NAME_WORDS, _capitalise, _sentence, clean_phrase, contribution_title,
+                     gist_of, opening_topic, plain_text, sentence_bounds, trim_phrase)
 
-TITLE_MAX = 110
 
 _DASH = "\\-\u2010\u2011"
 _TOKEN = rf"[^\W_][\w{_DASH}+.]*[\w+]|[^\W_]"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from ..inline_html import html_to_markdown, without_html  # noqa: F401 (without_html: for the extractors)
+from ..inline_html import html_to_markdown
 
 _VERBS = (
     r"(?:propos|introduc|present|develop|design|deriv|devis|buil[dt]|construct|creat|releas|"
