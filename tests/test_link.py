@@ -46,13 +46,16 @@ def test_every_spelling_of_a_concept_is_one_note():
 
 def test_one_acronym_with_two_long_forms_is_two_concepts():
     model = build(paper(1, acronym("visual question answering", "VQA")),
-                  paper(2, acronym("video quality assessment", "VQA")))
+                  paper(2, acronym("video quality assessment", "VQA")),
+                  paper(3, acronym("visual question answering", "VQA")),
+                  paper(4, acronym("video quality assessment", "VQA")))
     assert names(model) == {"Visual Question Answering", "Video Quality Assessment"}
 
 
 def test_an_abstract_that_defines_an_acronym_overrides_the_vocabulary_reading_of_it():
     model = build(paper(1, vocab("Visual Question Answering", "VQA", aliases=("VQA",)),
-                        acronym("video quality assessment", "VQA"), phrase("VQA")))
+                        acronym("video quality assessment", "VQA"), phrase("VQA")),
+                  paper(2, acronym("video quality assessment", "VQA")))
     assert model.papers[0].concepts == ("Video Quality Assessment",)
 
 
@@ -66,10 +69,14 @@ def test_a_coined_acronym_is_the_papers_alias_unless_others_use_it():
     assert names(shared) == {"Spiking Confidence Gate"}
 
 
-def test_a_module_named_by_one_paper_is_not_a_concept():
+def test_a_term_one_paper_spells_out_is_its_alias_not_a_concept_note():
+    # coined or established, a term no other paper (and no vocabulary) knows connects no papers
     model = build(paper(1, acronym("Sequential Event-Space Calibrator", "SESC")),
-                  paper(2, acronym("Mendelian Randomization", "MR")))
+                  paper(2, acronym("Mendelian Randomization", "MR")),
+                  paper(3, acronym("Mendelian Randomization", "MR")))
     assert names(model) == {"Mendelian Randomization"}
+    alone = build(paper(1, acronym("Premise Augmented Reasoning Chains", "PARC")), paper(2, phrase("graphs")))
+    assert names(alone) == set()
 
 
 def test_phrases_become_concepts_only_when_papers_share_them_and_junk_never():

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from pathlib import Path
 from typing import Iterable, Sequence
 
 from .canonical import concept_key, title_case
@@ -25,25 +26,11 @@ TOO_BROAD = frozenset(concept_key(n) for n in (
     "deep neural networks", "models", "data", "algorithms", "methods", "computer science",
 ))
 
-# True of most papers that mention them: kept as hierarchy nodes and for papers with little
-# else to say, but not listed among a paper's concepts when it has enough specific ones.
-UMBRELLA = frozenset(concept_key(n) for n in (
-    "benchmarks", "evaluation metrics", "fine-tuning", "supervised learning", "latent space",
-    "generative models", "training efficiency", "memory efficiency", "annotation", "generalization",
-    "optimization", "scalability", "efficiency", "robustness",
-))
-
-# A long form ending in one of these names a part of one paper's own method ("Spiking
-# Confidence Gate", "Sequential Event-Space Calibrator"), not a concept of the field.
-COMPONENT_HEADS = frozenset(concept_key(w) for w in """
-module block gate layer unit adapter calibrator mechanism strategy scheme pipeline framework
-architecture loss score index metric estimator algorithm method approach system engine router
-planner controller regularizer selector sampler toolkit suite protocol paradigm procedure
-component head trick recipe policy objective prompt graph encoder decoder embedding representation
-token feature regularization regularizer penalty constraint reward
-""".split())
-# ... and these too when the long form is long (a field names its concepts briefly).
-LONG_COMPONENT_HEADS = frozenset(concept_key(w) for w in "model network process transformer".split())
+# True of most papers that mention them, or a whole field: a paper lists them among its
+# `fields`, not its concepts; their notes stay as nodes of the hierarchy (data/umbrella.txt).
+UMBRELLA = frozenset(concept_key(line.strip()) for line in
+                     (Path(__file__).parent / "data" / "umbrella.txt").read_text(encoding="utf-8").splitlines()
+                     if line.strip() and not line.startswith("#"))
 
 
 @lru_cache(maxsize=65_536)  # asked of every alias and surface of every acronym mention, which recur
@@ -124,15 +111,13 @@ class Cluster:
 
 @dataclass(frozen=True)
 class OwnNames:
-    """The names papers give themselves (as concept keys), and every word in them."""
+    """The names papers give themselves (as concept keys)."""
 
     keys: frozenset[str]
-    words: frozenset[str]
 
     @classmethod
     def of(cls, names: Iterable[str]) -> "OwnNames":
-        keys = frozenset(concept_key(n) for n in names if n)
-        return cls(keys, frozenset(word for key in keys for word in key.split()))
+        return cls(frozenset(concept_key(n) for n in names if n))
 
 
 def _overlap(key: str, words: set[str]) -> float:
@@ -325,8 +310,8 @@ class ConceptIndex:
         # that paper, as an alias of its note, until another paper uses it too
         if kinds.get("acronym-coined"):
             return shared_by_many
-        if kinds.get("acronym"):  # an established term the abstract spells out
-            return shared_by_many or not self._looks_coined(cluster, own_names.words)
+        if kinds.get("acronym"):  # a term the abstract spells out, the vocabulary does not know:
+            return shared_by_many  # established or coined, one paper's term connects no papers
         if any(kind not in ("phrase", "acronym-coined") for kind in kinds):
             return True  # a plugin's own kind (dataset, ...) is trusted
         # corpus statistics alone: only a phrase that names a thing (termhood)
@@ -343,15 +328,6 @@ class ConceptIndex:
             if long_form is None or _overlap(concept_key(long_form), words) >= 0.5:
                 return False
         return True
-
-    @staticmethod
-    def _looks_coined(cluster: Cluster, own_words: set[str]) -> bool:
-        words = cluster.key.split()
-        head = words[-1] if words else ""
-        if head in COMPONENT_HEADS or (head in LONG_COMPONENT_HEADS and len(words) >= 4):
-            return True
-        # its acronym is part of a paper's own name: RCGP in "RCGP-UCB"
-        return any(concept_key(alias) in own_words for alias in cluster.aliases if is_acronym(alias))
 
     def add_broader(self, name: str) -> Cluster:
         """The cluster of a broader concept a vocabulary named (created, without papers, if new)."""
