@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from vaultsync.context import in_context
+from vaultsync.context import in_context, salient
 from vaultsync.default_plugins.vocabulary import Vocabulary, parse_vocabulary
 from vaultsync.default_plugins.senses import in_sense
 from vaultsync.generic import names_a_thing
@@ -54,9 +54,32 @@ def test_what_a_method_is_evaluated_on_is_not_its_topic_and_benchmarks_become_da
     assert result.metadata["datasets"] == ("ImageNet",)
 
 
-def test_a_task_the_method_is_evaluated_on_stays_a_concept():
+def test_a_task_named_only_where_the_method_is_evaluated_is_not_its_topic():
     text = "Experiments on surface parameterization and shape recognition demonstrate its benefits."
+    assert linked(text, vocab("Surface Parameterization", "surface parameterization")) == set()
+    text = ("We learn geodesic distances on meshes. It achieves superior performance across downstream tasks, "
+            "including shape recognition and sentiment analysis.")
+    assert linked(text, vocab("Sentiment Analysis", "sentiment analysis"), vocab("Geodesic Distance", "geodesic distances")
+                  ) == {"Geodesic Distance"}
+
+
+def test_a_task_the_abstract_is_about_stays_when_also_evaluated_on():
+    text = ("Surface parameterization maps a mesh to the plane. "
+            "Experiments on surface parameterization demonstrate its benefits.")
     assert linked(text, vocab("Surface Parameterization", "surface parameterization")) == {"Surface Parameterization"}
+
+
+def test_results_are_reported_on_what_is_not_the_topic():
+    text = ("We propose a sparse attention kernel. Our kernel improves accuracy on image classification by 2%, "
+            "with a 50% reduction in KV cache memory.")
+    assert linked(text, vocab("Image Classification", "image classification"),
+                  vocab("KV Cache", "KV cache"), vocab("Sparse Attention", "sparse attention")
+                  ) == {"Sparse Attention", "KV Cache"}  # what the method reduces is what it is about
+
+
+def test_a_contrast_against_is_a_contrast():
+    text = "We contrast it against binary cross entropy and show it is robust to noise."
+    assert linked(text, vocab("Binary Cross Entropy", "binary cross entropy")) == set()
 
 
 def test_a_plugins_own_kind_is_left_alone():
@@ -132,3 +155,61 @@ def test_a_named_model_or_dataset_named_once_is_in_passing():
     assert linked("We also fine-tune LLaMA-2 with our objective.", vocab("LLaMA", "LLaMA-2")) == set()
     assert linked("We adapt LLaMA-2 to proofs; LLaMA-2 then writes Lean.", vocab("LLaMA", "LLaMA-2")) == {"LLaMA"}
     assert linked("We study pre-training of routers.", vocab("Pre-Training", "pre-training")) == {"Pre-Training"}
+
+
+def test_a_list_of_examples_is_one_scope_to_its_last_item():
+    text = ("Reasoning is hard. We evaluate on benchmarks such as GSM8K, MATH, and HumanEval, and we find "
+            "that chain-of-thought helps.")
+    found = linked(text, vocab("GSM8K", "GSM8K", ("Benchmarks",)), vocab("HumanEval", "HumanEval", ("Benchmarks",)),
+                   vocab("Chain-of-Thought", "chain-of-thought"))
+    assert found == {"Chain-of-Thought"}
+
+
+def test_an_acronym_in_parentheses_stays_in_the_scope_of_its_long_form():
+    text = ("Existing approaches such as knowledge tracing (KT) simplify the structure. "
+            "We propose cognitive structure generation.")
+    mention = ConceptMention("Knowledge Tracing", "vocabulary", ("knowledge tracing", "KT"), (), 1.0, (), True)
+    assert linked(text, mention) == set()
+
+
+def test_a_sentence_about_prior_work_is_a_contrast_to_its_end():
+    text = ("Speculative decoding accelerates inference. Previous methods either adopt a fixed configuration "
+            "regardless of the prefix tokens, or train draft models in an offline manner. We propose a "
+            "training-free speculative decoding method.")
+    found = linked(text, vocab("Draft Models", "draft models"), vocab("Speculative Decoding", "speculative decoding"))
+    assert found == {"Speculative Decoding"}
+    # ... but prior work named mid-sentence reaches only its clause
+    text = "We extend existing methods to graphs, and study draft models in depth."
+    assert linked(text, vocab("Draft Models", "draft models")) == {"Draft Models"}
+
+
+def test_examples_after_like_and_inspiration_are_not_the_topic():
+    text = ("Flow matching models generate data on domains like images or 3D point clouds. Drawing inspiration "
+            "from implicit neural representations, we introduce a point-wise objective.")
+    found = linked(text, vocab("Point Clouds", "point clouds"), vocab("Flow Matching", "flow matching"),
+                   vocab("Implicit Neural Representations", "implicit neural representations"))
+    assert found == {"Flow Matching"}
+    assert linked("We would like graph neural networks to scale.", vocab("GNN", "graph neural networks")) == {"GNN"}
+
+
+def topics(text: str, *mentions: ConceptMention, own: tuple[str, ...] = ()) -> set[str]:
+    return {m.name for m in salient(text, Extraction(mentions), own).concepts}
+
+
+def test_a_concept_named_once_in_passing_is_not_a_topic():
+    text = ("Diffusion models generate images. Prior art relies on large datasets. Classifier-free guidance "
+            "is common, and Markov chains appear in samplers. We propose a guidance schedule for diffusion models "
+            "that uses classifier-free guidance.")
+    found = topics(text, vocab("Diffusion Models", "diffusion models"), vocab("Markov Chains", "Markov chains"),
+                   vocab("Classifier-Free Guidance", "classifier-free guidance"))
+    # named twice, or in the opening sentence, or where the authors speak: the paper's topics
+    assert found == {"Diffusion Models", "Classifier-Free Guidance"}
+    assert topics("Markov chains mix slowly. We bound the mixing time.", vocab("Markov Chains", "Markov chains")) \
+        == {"Markov Chains"}
+
+
+def test_a_sentence_about_the_papers_own_method_tells_its_topics():
+    text = "Confidence matters. RCA calibrates epistemic uncertainty on the simplex. Results are strong."
+    mention = vocab("Epistemic Uncertainty", "epistemic uncertainty")
+    assert topics(text, mention) == set()
+    assert topics(text, mention, own=("RCA",)) == {"Epistemic Uncertainty"}

@@ -8,9 +8,13 @@ linked. Three kinds of cue:
 * negation and contrast: ``without``, ``unlike``, ``instead of``, ``rather than``, ``avoids``,
   ``beyond``, ``not``, ``as opposed to``, ``inspired by``, ``compared with``, ``outperforms``;
   and the words they attach to: ``X-free`` (training-free), ``non-X`` (non-interactive);
-* evaluation: ``evaluated on``, ``experiments on``, ``datasets including``, ``benchmarks such as``:
-  what the method is tested on, not its topic. A benchmark or dataset there (the vocabulary says
-  it is one) goes to the ``datasets`` property instead.
+* prior work: a sentence that opens with ``existing``/``previous``/... methods, to its end;
+* evaluation and examples: ``evaluated on``, ``performance on``, ``datasets including``, ``such
+  as``, ``like``: what the method is tested on, or an example, not its topic. A benchmark or
+  dataset there (the vocabulary says it is one) goes to the ``datasets`` property instead.
+
+Then salience (``salient``): a concept named once, outside the opening sentence and the authors'
+own sentences, is named in passing and not linked.
 
 Only the built-in kinds of mention (vocabulary, acronym, phrase) are judged; a plugin's own
 kinds (a dataset extractor's ``dataset``) are its own business.
@@ -18,6 +22,7 @@ kinds (a dataset extractor's ``dataset``) are its own business.
 
 from __future__ import annotations
 
+import bisect
 import re
 from functools import lru_cache
 
@@ -35,7 +40,7 @@ EVALUATION_SCOPE_WORDS = 14
 _NEGATION_CUES: dict[str, tuple[str, ...] | None] = {
     "without": None, "unlike": None, "beyond": None, "neither": None, "nor": None,
     "avoid": None, "avoids": None, "avoiding": None, "avoided": None,
-    "instead": ("of",), "rather": ("than",), "opposed": ("to",), "inspired": ("by",), "contrast": ("to", "with"),
+    "instead": ("of",), "rather": ("than",), "opposed": ("to",), "inspired": ("by",), "inspiration": ("from",), "contrast": ("to", "with", "against"),
     "contrary": ("to",), "compared": ("to", "with", "against"), "relative": ("to",), "free": ("of",),
     "alternative": ("to",), "replace": None, "replaces": None, "replacing": None,
     "eliminate": None, "eliminates": None, "eliminating": None,
@@ -51,17 +56,25 @@ _COMPARISON_CUES = frozenset({"outperform", "outperforms", "outperforming", "out
 _COMPARISON_STOPS = frozenset({"on", "in", "across", "for", "by", "with", "at", "over", "under", "while", "and"})
 _EVALUATION_CUES = frozenset({"evaluate", "evaluated", "evaluating", "evaluation", "evaluations", "experiment",
                               "experiments", "experimental", "tested", "testing", "tests", "validate", "validated",
-                              "validating", "validation", "benchmarked", "benchmarking", "results", "result"})
+                              "validating", "validation", "benchmarked", "benchmarking", "results", "result",
+                              # what results are reported on: `performance on`, `gains across`
+                              "demonstrate", "demonstrated", "demonstrates", "demonstrating", "performance",
+                              "accuracy", "improves", "improvement", "improvements", "gains", "achieves",
+                              "reduction", "reductions", "speedup", "speedups"})
 _EVALUATION_ON = frozenset({"on", "across", "over", "using"})
 _SET_NOUNS = frozenset({"dataset", "datasets", "benchmark", "benchmarks", "environments"})
 _SET_CUES = frozenset({"such", "including", "like", "e.g"})
 # examples named in passing (`models such as GPT-4, Gemini Pro and Phi-3`): read like evaluation,
 # so a named model or product there is not what the paper is about
-_EXAMPLE_CUES: dict[str, tuple[str, ...] | None] = {"such": ("as",), "e.g": None, "including": None,
+_EXAMPLE_CUES: dict[str, tuple[str, ...] | None] = {"such": ("as",), "e.g": None, "including": None, "like": None,
                                                     "example": None, "instance": None}
 _WORD = re.compile(r"[a-z][a-z0-9'.-]*[a-z0-9]|[a-z]")
 # where a cue's reach ends: a clause boundary
 _CLAUSE_END = re.compile(r"[.;:!?()\[\]]|, (?:but|while|whereas|and|which|we|it|our|this|thereby)\b| but | while | whereas ")
+# ... and where a list of what is evaluated on, or of examples, ends (`such as A, B, and C`)
+_LIST_END = re.compile(r"[.;:!?()\[\]]|, (?:but|while|whereas|which|we|it|our|this|thereby)\b"
+                       r"|,? and (?:we|our|it|this|they|its|their)\b| but | while | whereas ")
+_SHORT_PARENTHESIS = re.compile(r"\([^()\s]{1,15}\)")  # an acronym: the scope reads on through it
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -69,10 +82,10 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 # candidates (a regex of these alternatives took 0.1 ms an abstract), so the words between them
 # are never looked at one by one.
 _CUE_STARTS = tuple(cue.replace("_", " ") for cue in (
-    "without unlike beyond neither nor_ avoid instead rather opposed inspired contrast contrary compared relative "
+    "without unlike beyond neither nor_ avoid instead rather opposed inspir contrast contrary compared relative "
     "free alternative replac eliminat not_ n't cannot outperform surpass beat evaluat experiment test validat "
-    "benchmark result dataset environments non absence lack existing previous prior traditional "
-    "conventional such e.g including example instance").split())
+    "benchmark result dataset environments demonstrat performance accuracy improve gains achieves reduction speedup non absence lack existing previous prior traditional "
+    "conventional such e.g including example instance like").split())
 
 
 @lru_cache(maxsize=1)
@@ -111,25 +124,35 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
         if word in _NEGATION_CUES:
             needs = _NEGATION_CUES[word]
             if needs is not None:
+                if after not in needs and following is not None:  # `contrast it against`
+                    following = _WORD.search(low, following.end(), following.end() + 40)
+                    after = following.group() if following else ""
                 if after not in needs:
                     continue
                 end = following.end()
             elif word == "not" and after in _NOT_NEGATING:
                 continue
-            negated.append((end, _clause_end(low, end, SCOPE_WORDS)))
+            if word in _PRIOR_WORK and _opens_sentence(low, start):
+                # `Previous methods either adopt X or train Y.`: the sentence is about prior work
+                negated.append((end, _sentence_end(low, end)))
+            else:
+                negated.append((end, _clause_end(low, end, SCOPE_WORDS)))
         elif word in _COMPARISON_CUES:  # `outperforms LoRA on GLUE` contrasts LoRA, not GLUE
             reach = _clause_end(low, end, SCOPE_WORDS)
             stop = _COMPARISON_STOP.search(low, end, reach)
             negated.append((end, stop.start() if stop else reach))
         elif word in _EVALUATION_CUES:
-            on = _EVALUATION_ON_WORD.search(low, end, end + 40)
+            on = _EVALUATION_ON_WORD.search(low, end, _clause_end(low, end, 5))
             if on is not None and low.count(" ", end, on.start()) <= 4:
-                evaluation.append((on.end(), _clause_end(low, on.end(), EVALUATION_SCOPE_WORDS)))
-        elif word in _EXAMPLE_CUES and (_EXAMPLE_CUES[word] is None or after in _EXAMPLE_CUES[word]):
+                reach = _clause_end(low, on.end(), EVALUATION_SCOPE_WORDS, _LIST_END)
+                stop = _EVALUATION_STOP.search(low, on.end(), reach)  # `on X by 2%, with less memory`
+                evaluation.append((on.end(), stop.start() if stop else reach))
+        elif word in _EXAMPLE_CUES and (_EXAMPLE_CUES[word] is None or after in _EXAMPLE_CUES[word]) \
+                and not (word == "like" and low[max(0, start - 7):start].rstrip().endswith(("would", "'d", "looks"))):
             at = following.end() if _EXAMPLE_CUES[word] and following else end
-            evaluation.append((at, _clause_end(low, at, EVALUATION_SCOPE_WORDS)))
+            evaluation.append((at, _clause_end(low, at, EVALUATION_SCOPE_WORDS, _LIST_END)))
         elif word in _SET_NOUNS and after in _SET_CUES:
-            evaluation.append((following.end(), _clause_end(low, following.end(), EVALUATION_SCOPE_WORDS)))
+            evaluation.append((following.end(), _clause_end(low, following.end(), EVALUATION_SCOPE_WORDS, _LIST_END)))
         elif word.endswith("-free") and len(word) > 5:  # training-free: what the method does without
             negated.append((start, end - 5))
         elif word.startswith("non-") or word.startswith("non") and len(word) > 6 and word[3:] in _NON_WORDS:
@@ -139,12 +162,36 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
 
 _COMPARISON_STOP = re.compile(r" (?:on|in|across|for|by|with|at|over|under|while|and) ")
 _EVALUATION_ON_WORD = re.compile(r" (?:on|across|over|using) ")
+_EVALUATION_STOP = re.compile(r" by | than |,? with |,? while | compared | relative ")
 _NON_WORDS = frozenset({"interactive", "linear", "convex", "parametric", "stationary", "negative", "smooth",
                         "autoregressive", "euclidean", "markovian", "differentiable", "iid"})
 
 
-def _clause_end(text: str, start: int, words: int) -> int:
-    boundary = _CLAUSE_END.search(text, start)
+_PRIOR_WORK = frozenset({"existing", "previous", "prior", "traditional", "conventional"})
+_SENTENCE_OPENERS = frozenset("""however but yet moreover furthermore unfortunately in contrast the most many all
+these such while although though currently notably nevertheless nonetheless still""".split())
+_SENTENCE_END = re.compile(r"[.;!?](?:\s|$)|, (?:while|whereas|but) (?:we|our)\b|, we\b")
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    """Whether the word at ``start`` opens its sentence, after an adverb at most (`However, most
+    existing methods ...`)."""
+    before = text[max(0, start - 40):start]
+    cut = max(before.rfind(". "), before.rfind("; "))
+    if cut < 0 and start > 40:
+        return False
+    return all(word.rstrip(",") in _SENTENCE_OPENERS for word in before[cut + 1:].split())
+
+
+def _sentence_end(text: str, start: int) -> int:
+    boundary = _SENTENCE_END.search(text, start)
+    return boundary.start() if boundary else len(text)
+
+
+def _clause_end(text: str, start: int, words: int, ends: re.Pattern = _CLAUSE_END) -> int:
+    boundary = ends.search(text, start)
+    while boundary and _SHORT_PARENTHESIS.match(text, boundary.start()):  # `knowledge tracing (KT) and ...`
+        boundary = ends.search(text, text.index(")", boundary.start()) + 1)
     end = boundary.start() if boundary else len(text)
     count, at = 0, start
     while count < words:
@@ -156,30 +203,19 @@ def _clause_end(text: str, start: int, words: int) -> int:
     return min(end, at)
 
 
-def _occurrences(text: str, low: str, surface: str) -> Iterable[int]:
-    """Where ``surface`` occurs in ``text`` as a whole word (case as written, then in ``low``, the
-    text in lower case)."""
-    found = False
-    for haystack, needle in ((text, surface), (low, surface.translate(_ASCII_LOWER))):
-        at = haystack.find(needle)
-        while at >= 0:
-            end = at + len(needle)
-            before = haystack[at - 1] if at else " "
-            after = haystack[end] if end < len(haystack) else " "
-            if not before.isalnum() and not after.isalnum():
-                found = True
-                yield at
-            at = haystack.find(needle, at + 1)
-        if found:
-            return
+def _occurrences(low: str, surface: str) -> Iterable[int]:
+    """Where ``surface`` occurs as a whole word in ``low``, the text in lower case (a spelling
+    found in one case starts a sentence in another)."""
+    needle = surface.translate(_ASCII_LOWER)
+    at = low.find(needle)
+    while at >= 0:
+        end = at + len(needle)
+        if (not at or not low[at - 1].isalnum()) and (end >= len(low) or not low[end].isalnum()):
+            yield at
+        at = low.find(needle, at + 1)
 
 
 _FREE_TEXT, _EVALUATED, _NEGATED = 0, 1, 2
-
-
-def _proper(surface: str) -> bool:
-    """A name as written (`Stable Diffusion`, `COVID-19`, `ImageNet`), not a common noun phrase."""
-    return surface[:1].isupper() or any(c.isdigit() for c in surface)
 
 
 @lru_cache(maxsize=65_536)
@@ -223,10 +259,10 @@ def in_context(text: str, extraction: Extraction) -> Extraction:
         about = False
         only_evaluated = True
         for surface in mention.surfaces:
-            for at in _occurrences(text, low, surface):
+            for at in _occurrences(low, surface):
                 seen += 1
                 scope = mask[at]
-                if scope == _FREE_TEXT or scope == _EVALUATED and not (benchmark or _proper(surface)):
+                if scope == _FREE_TEXT:
                     free += 1
                     about = not artifact  # a named model or dataset counts only named twice
                     if about or free > 1:
@@ -244,3 +280,40 @@ def in_context(text: str, extraction: Extraction) -> Extraction:
     if datasets and "datasets" not in metadata:
         metadata["datasets"] = tuple(datasets)
     return Extraction(tuple(kept), extraction.paper_aliases, frozen_mapping(metadata))
+
+
+# Where an abstract says what it is about: its opening sentence (the problem) and the sentences
+# in which the authors speak (`we propose`, `our analysis`, `this paper`, `X is used to`).
+_SENTENCE_START = re.compile(r"(?<=[.!?])\s+(?=[\"'“(\[*$\\]?[A-Z0-9])")
+_AUTHORS = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article|approach|method|framework|model|algorithm)"
+                      r"|the proposed|(?:is|are) (?:used|employed|introduced|proposed|applied|adopted|designed|leveraged))\b")
+
+
+def salient(text: str, extraction: Extraction, own: Iterable[str] = ()) -> Extraction:
+    """``extraction`` with only the mentions that say what the paper is about: named twice or
+    more, or once in the opening sentence or a sentence of the authors' own (`we propose`, `our
+    analysis`, or one naming the paper's ``own`` names: `RCA captures ...`). A concept named once in
+    passing -- in the background, a results sentence, a list of baselines -- is not a topic of the
+    paper."""
+    if not any(m.kind in JUDGED_KINDS and m.surfaces for m in extraction.concepts):
+        return extraction
+    low = text.translate(_ASCII_LOWER)
+    own = {*own, *extraction.paper_aliases,
+           *(surface for m in extraction.concepts if m.kind == "acronym-coined" for surface in m.surfaces)}
+    starts = [0] + [m.end() for m in _SENTENCE_START.finditer(text)]
+    ends = starts[1:] + [len(low)]
+    own_places = sorted({at for name in own if name for at in _occurrences(low, name)})
+    telling = [index == 0 or _AUTHORS.search(low, start, end) is not None
+               or bisect.bisect_left(own_places, start) < bisect.bisect_left(own_places, end)
+               for index, (start, end) in enumerate(zip(starts, ends))]
+    kept = []
+    for mention in extraction.concepts:
+        if mention.kind not in JUDGED_KINDS or not mention.surfaces:
+            kept.append(mention)
+            continue
+        places = sorted({at for surface in mention.surfaces for at in _occurrences(low, surface)})
+        if len(places) != 1 or telling[bisect.bisect_right(starts, places[0]) - 1]:
+            kept.append(mention)
+    if len(kept) == len(extraction.concepts):
+        return extraction
+    return Extraction(tuple(kept), extraction.paper_aliases, extraction.metadata)

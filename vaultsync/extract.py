@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Sequence
 import pluggy
 
 from .collector import collector_paused
-from .context import in_context
+from .context import in_context, salient
 from .inline_html import without_html
 from .plugins import HookOutcome, call_each, call_safely
 from .records import Abstract, ExtractContext, Extraction, PaperName
@@ -65,12 +65,14 @@ def _where(abstract: Abstract) -> str:
 
 def _named(abstract: Abstract, found: HookOutcome, pm: pluggy.PluginManager, where: str) -> Extracted:
     """What the extractors ``found`` in ``abstract``, merged, and the paper's name."""
-    extraction = in_context(without_html(abstract.text), Extraction.merge(found.result))
+    text = without_html(abstract.text)
+    extraction = in_context(text, Extraction.merge(found.result))
     named = call_safely(pm, "vaultsync_paper_name", context_text=where, abstract=abstract, extraction=extraction)
     name = named.result
     if name is None:  # every name rule failed: still a usable, honest title
         words = abstract.text.split()
         name = PaperName(title=" ".join(words[:10]), gist=" ".join(words[:20]))
+    extraction = salient(text, extraction, (name.name, *name.aliases))
     return Extracted(extraction, name, tuple(str(f) for f in (*found.failures, *named.failures)))
 
 
