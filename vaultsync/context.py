@@ -298,22 +298,59 @@ def salient(text: str, extraction: Extraction, own: Iterable[str] = ()) -> Extra
     if not any(m.kind in JUDGED_KINDS and m.surfaces for m in extraction.concepts):
         return extraction
     low = text.translate(_ASCII_LOWER)
-    own = {*own, *extraction.paper_aliases,
-           *(surface for m in extraction.concepts if m.kind == "acronym-coined" for surface in m.surfaces)}
-    starts = [0] + [m.end() for m in _SENTENCE_START.finditer(text)]
-    ends = starts[1:] + [len(low)]
-    own_places = sorted({at for name in own if name for at in _occurrences(low, name)})
-    telling = [index == 0 or _AUTHORS.search(low, start, end) is not None
-               or bisect.bisect_left(own_places, start) < bisect.bisect_left(own_places, end)
-               for index, (start, end) in enumerate(zip(starts, ends))]
+    sentences: list[tuple[int, int]] = []  # (start, end) of each sentence: made when first needed
+    telling: dict[int, bool] = {}  # sentence -> does it say what the paper is about
     kept = []
     for mention in extraction.concepts:
         if mention.kind not in JUDGED_KINDS or not mention.surfaces:
             kept.append(mention)
             continue
-        places = sorted({at for surface in mention.surfaces for at in _occurrences(low, surface)})
-        if len(places) != 1 or telling[bisect.bisect_right(starts, places[0]) - 1]:
+        once = _only_place(low, mention.surfaces)
+        if once is None:  # named twice or more
+            kept.append(mention)
+            continue
+        if not sentences:
+            starts = [0] + [m.end() for m in _SENTENCE_START.finditer(text)]
+            sentences = list(zip(starts, starts[1:] + [len(low)]))
+        index = bisect.bisect_right(sentences, (once, len(low))) - 1
+        says = telling.get(index)
+        if says is None:
+            start, end = sentences[index]
+            says = telling[index] = index == 0 or _AUTHORS.search(low, start, end) is not None \
+                or _names_own(low, start, end, extraction, own)
+        if says:
             kept.append(mention)
     if len(kept) == len(extraction.concepts):
         return extraction
     return Extraction(tuple(kept), extraction.paper_aliases, extraction.metadata)
+
+
+def _only_place(low: str, surfaces: Iterable[str]) -> int | None:
+    """Where the only whole-word occurrence of any of ``surfaces`` is, or None if there are more
+    (or none)."""
+    place = None
+    size = len(low)
+    for surface in surfaces:
+        needle = _lower(surface)
+        at = low.find(needle)
+        while at >= 0:
+            end = at + len(needle)
+            if (not at or not low[at - 1].isalnum()) and (end >= size or not low[end].isalnum()):
+                if place is not None and at != place:
+                    return None
+                place = at
+            at = low.find(needle, at + 1)
+    return place
+
+
+@lru_cache(maxsize=65_536)  # the same spellings recur in abstract after abstract
+def _lower(surface: str) -> str:
+    return surface.translate(_ASCII_LOWER)
+
+
+def _names_own(low: str, start: int, end: int, extraction: Extraction, own: Iterable[str]) -> bool:
+    """Does ``low[start:end]`` name the paper's own method (`RCA captures ...`)?"""
+    sentence = low[start:end]
+    names = (*own, *extraction.paper_aliases,
+             *(surface for m in extraction.concepts if m.kind == "acronym-coined" for surface in m.surfaces))
+    return any(name and next(_occurrences(sentence, name), None) is not None for name in names)
