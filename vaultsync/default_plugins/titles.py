@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from pathlib import Path
 
 from ..inline_html import html_to_markdown
 
@@ -14,6 +15,22 @@ _VERBS = (
     r"curat|contribut|offer|establish|unveil|formulat|defin|put forward)[a-z]*"
 )
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _word_lists(path: Path) -> dict[str, frozenset[str]]:
+    """The word lists in ``path``: ``[name]`` starts one, then words, any number a line."""
+    lists: dict[str, set[str]] = {}
+    words: set[str] = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("["):
+            words = lists.setdefault(line.strip("[]"), set())
+        else:
+            words.update(line.split())
+    return {name: frozenset(found) for name, found in lists.items()}
+
+
+_WORDS = _word_lists(Path(__file__).resolve().parent.parent / "data" / "title_words.txt")
 
 
 def _sentence(bounds: list[tuple[int, int]], pos: int) -> tuple[int, int]:
@@ -50,19 +67,14 @@ _BREAKS = re.compile(
     r"between|among|against|beyond|toward|towards|within|inside|per|"
     r"yielding|enabling|leveraging|achieving|allowing|resulting|based)\b)"
 )
-_TRAILING_WORDS = {
-    "a", "an", "the", "of", "and", "or", "for", "to", "with", "in", "on", "by", "that", "which",
-    "as", "from", "into", "via", "its", "their", "our", "both", "while", "when", "where", "whose",
-    "is", "are", "can", "such", "together", "along", "also", "only", "even", "rather", "instead",
-    "it", "this", "these", "them", "they", "between", "among", "than", "no", "not",
-}
+_TRAILING_WORDS = _WORDS["trailing_words"]
 _TRAILING_PUNCTUATION = " ,;:.!?—–-"
 _CLAUSE_END = re.compile(
     r"; | [—–] |, (?:and|but|while|whereas|and then|and we|we) | and (?:we )?(?:prove|show|"
     r"demonstrate|propose|introduce|provide|derive|establish|present|evaluate|achieve|find|"
     r"validate|obtain|give|release|design|develop|analy[sz]e|study|discuss)\b"
 )
-_DANGLING = {"it", "this", "these", "them", "they", "we", "its", "their", "our"}
+_DANGLING = _WORDS["dangling"]
 
 
 _MATH_WORD = re.compile(r"\$((?:\\(?:text[a-z]*|mathrm|mathsf|mathtt)\{)?([A-Za-z][A-Za-z0-9-]{2,30})\}?)\$")
@@ -217,31 +229,15 @@ _LEADING = re.compile(
     r"^(?:(?:a|an|the|two|three|several|novel|new|first|simple|simple yet effective|simple and effective|"
     r"general|generic|principled|rigorous|comprehensive|systematic|unified|efficient and effective|"
     r"effective|practical|versatile|flexible|powerful|lightweight|scalable|yet)[, ]+)+", re.IGNORECASE)
-_NOT_A_TITLE_START = {
-    "how", "whether", "what", "why", "when", "that", "to", "both", "and", "or", "our", "its", "their",
-    "this", "these", "those", "it", "which", "if", "such", "we", "they", "them", "there", "here", "in",
-    "on", "of", "for", "by", "as", "from", "with", "upon", "about", "further", "also", "not", "only",
-}
-_REFERS_BACK = {"this", "these", "those", "such", "it", "its", "their", "them", "they", "aforementioned",
-                "above", "former", "latter", "said", "same", "our", "we", "us", "following", "here"}
+_NOT_A_TITLE_START = _WORDS["not_a_title_start"]
+_REFERS_BACK = _WORDS["refers_back"]
 _TITLE_BREAKS = re.compile(
     r", | ?; | ?: | [—–] | (?=(?:that|which|where|while|whereby|whose|to|by|through|using|when|because|"
     r"thereby|thus|yielding|enabling|leveraging|achieving|allowing|resulting|showing|"
     r"demonstrating|and then|and (?:show|prove|demonstrate|evaluate|achieve)|across|based on|for|"
     r"with|via|in|on|under|from|without|beyond|against|between|among)\b)"
 )
-_GENERIC_TITLE_WORDS = {
-    "framework", "frameworks", "method", "methods", "approach", "approaches", "algorithm", "algorithms",
-    "model", "models", "technique", "techniques", "strategy", "strategies", "system", "analysis",
-    "study", "problem", "problems", "task", "tasks", "setting", "settings", "work", "paper", "results",
-    "way", "novel", "new", "simple", "effective", "efficient", "theoretical", "empirical", "general",
-    "direction", "directions", "aspect", "aspects", "perspective", "perspectives", "idea", "ideas", "notion",
-    "insight", "insights", "evidence", "suggestions", "understanding", "answer", "answers", "question",
-    "questions", "gap", "gaps", "results", "result", "findings", "lens", "a", "an", "the", "of", "and", "or",
-    "for", "to", "in", "on", "with", "by", "from", "two", "three", "several", "various", "key", "main",
-    "proposing", "presenting", "introducing", "exploring", "improving", "extending", "formulating",
-    "comparing", "identifying", "suggesting", "advocating", "combining", "using", "instantiating", "applying",
-}
+_GENERIC_TITLE_WORDS = _WORDS["generic_title_words"]
 NAME_WORDS = 8
 NAME_CHARS = 60
 GIST_WORDS = 20
@@ -290,12 +286,7 @@ def _capitalise(text: str) -> str:
     return text[0].upper() + text[1:]
 
 
-_LOOSE_ENDS = {"under", "over", "about", "through", "across", "using", "based", "upon", "within", "without",
-               "at", "against", "toward", "towards", "around", "like", "unlike", "per", "versus", "vs",
-               "leveraging", "including", "involving", "exploiting", "enabling", "allowing", "achieving",
-               "yielding", "following", "resulting", "considering", "building", "given", "where", "who",
-               "accounting", "relying", "depending", "focusing", "leading", "aiming", "seeking", "utilizing",
-               "utilising", "employing", "combining", "integrating", "incorporating", "applying", "adopting"}
+_LOOSE_ENDS = _WORDS["loose_ends"]
 
 
 def _strip_loose_end(text: str) -> str:
@@ -416,19 +407,7 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
     return _capitalise(title)
 
 
-_NOT_ACTIONS = {
-    "show", "find", "demonstrate", "prove", "argue", "observe", "note", "believe", "hope", "conclude",
-    "discover", "reveal", "confirm", "verify", "validate", "evaluate", "conduct", "perform", "achieve",
-    "obtain", "report", "use", "employ", "adopt", "apply", "utilize", "leverage", "provide", "make",
-    "take", "give", "can", "could", "may", "might", "will", "would", "should", "must", "are", "were",
-    "have", "had", "also", "further", "then", "first", "here", "thus", "therefore", "instead", "empirically",
-    "theoretically", "experimentally", "consider", "call", "refer", "term", "name", "dub", "need", "want",
-    "aim", "seek", "attempt", "try", "begin", "start", "focus", "highlight", "emphasize", "outline",
-    "propose", "present", "introduce", "develop", "design", "derive", "build", "construct", "create",
-    "release", "offer", "establish", "formulate", "define", "compare", "contrast", "suggest", "advocate",
-    "identify", "explore", "extend", "combine", "instantiate", "approach", "argue", "posit", "call",
-    "either", "both", "still", "now", "thus", "hence", "therefore", "however", "not", "only", "all",
-}
+_NOT_ACTIONS = _WORDS["not_actions"]
 
 
 def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tuple[str, str]:
