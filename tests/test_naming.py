@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 
 from vaultsync import hookspecs
 from vaultsync.default_plugins import naming
-from vaultsync.default_plugins.naming import coined_strength, paper_name, trim_phrase
+from vaultsync.default_plugins.naming import coined_strength, paper_name
+from vaultsync.default_plugins.titles import trim_phrase
 from vaultsync.records import Abstract, Collection, ConceptMention, Extraction, PaperName
 
 BACKGROUND = (

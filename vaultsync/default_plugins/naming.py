@@ -33,10 +33,10 @@ from functools import lru_cache
 from typing import Iterator, NamedTuple
 
 from ..hookspecs import hookimpl
-from ..generic import is_generic, names_a_thing
-from ..records import Abstract, ConceptMention, Extraction, PaperName
-from .titles import (_ASCII_LOWER, _VERBS, NAME_WORDS, _capitalise, _sentence, clean_phrase, contribution_title,
-                     gist_of, opening_topic, plain_text, sentence_bounds, trim_phrase)
+from ..records import Abstract, Extraction, PaperName
+from .titles import (_ASCII_LOWER, _VERBS, _sentence, clean_phrase, contribution_title,
+                     gist_of, plain_text, sentence_bounds)
+from .topics import topic_title
 
 
 _DASH = "\\-\u2010\u2011"
@@ -362,39 +362,6 @@ def _title(name: str, long: str | None, gist: str) -> str:
     return head + joiner + tail if tail else head
 
 
-_WE_SAY = re.compile(r"^(?:we|this paper|this work) (?:[a-z]+ ){0,2}?(?:show|find|prove|argue|observe|demonstrate)s? "
-                     r"(?:that )?", re.IGNORECASE)
-
-
-def _keyphrase_title(extraction: Extraction) -> str:
-    """A title for an abstract that states no contribution: its strongest keyphrase of two words
-    or more that holds a word of the field (`Pre-memorization train accuracy`)."""
-    for mention in sorted((m for m in extraction.concepts if m.kind == "phrase"), key=lambda m: -m.score):
-        surface = mention.surfaces[0] if mention.surfaces else mention.name
-        words = surface.split()
-        if 2 <= len(words) <= NAME_WORDS and len(surface) <= 60 and not re.search(r"\w[.,;:]\w", surface) \
-                and not is_generic(surface) and names_a_thing(surface):
-            return _capitalise(surface)
-    return ""
-
-
-def _terms_title(extraction: Extraction) -> str:
-    """A title for an abstract that states no contribution: its two strongest concepts the
-    vocabulary or an acronym definition vouches for, each once (not an acronym and its
-    expansion, not a concept and one inside it)."""
-    chosen: list[ConceptMention] = []
-    for mention in sorted(extraction.concepts, key=lambda m: -m.score):
-        if mention.kind not in ("vocabulary", "acronym"):
-            continue
-        words = {w for s in (mention.name, *mention.surfaces, *mention.aliases) for w in _fold(s).split()}
-        if any(words & {w for s in (c.name, *c.surfaces, *c.aliases) for w in _fold(s).split()} for c in chosen):
-            continue
-        chosen.append(mention)
-        if len(chosen) == 2:
-            break
-    return _capitalise(" and ".join(m.name for m in chosen)) if len(chosen) == 2 else ""
-
-
 def _known_spellings(extraction: Extraction) -> frozenset[str]:
     """Every spelling of the vocabulary concepts the abstract names, folded (see ``_known_concept``)."""
     return frozenset(_fold(spelling.rstrip("s")) for mention in extraction.concepts if mention.kind == "vocabulary"
@@ -446,9 +413,7 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
                       or (c.long and not _known_concept(c.long, known))]
     if not candidates:
         title, gist = contribution_title(plain, low, bounds)
-        title = (title or _terms_title(extraction) or _keyphrase_title(extraction) or opening_topic(plain, bounds)
-                 or trim_phrase(_WE_SAY.sub("", gist), 60)
-                 or "Untitled abstract")
+        title = title or topic_title(plain, bounds, gist, extraction)
         return PaperName(title=title, name=None, aliases=_aliases("", None, [], extraction), gist=gist)
     best = min(candidates, key=lambda c: (c.rank, c.start))
     base = next((c for c in candidates if c.rank <= 1 and _extends(best.name, c.name)), None)

@@ -437,34 +437,6 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
     return "", gist_of(clean_phrase(sentences[0], 400))
 
 
-def opening_topic(text: str, bounds: list[tuple[int, int]]) -> str:
-    """The topic the opening sentence states, as a title (see ``_topic_of``), or ``""``."""
-    start, end = bounds[0] if bounds else (0, len(text))
-    return _topic_of(clean_phrase(text[start:end], 400))
-
-
-_TOPIC_VERB = re.compile(
-    r" (?:is|are|was|were|has|have|had|can|could|may|might|will|would|must|should|remains?|plays?|poses?|"
-    r"provides?|offers?|enables?|requires?|faces?|suffers?|relies|rely|aims?|seeks?|involves?|allows?|"
-    r"has become|have become|addresses|address|constitutes?|refers?|shows?|achieves?|demonstrates?)\b")
-_NOT_A_TOPIC_START = _NOT_A_TITLE_START | {"while", "although", "though", "despite", "recent", "recently",
-                                           "existing", "current", "many", "most", "several", "since"}
-
-
-def _topic_of(sentence: str) -> str:
-    """The subject of an opening sentence that states a topic (`Strategic classification
-    addresses ...` -> `Strategic classification`), or ``""``."""
-    verb = _TOPIC_VERB.search(sentence)
-    if not verb:
-        return ""
-    subject = _LEADING.sub("", sentence[:verb.start()]).strip(" ,")
-    words = subject.split()
-    if not 2 <= len(words) <= 6 or words[0].casefold() in _NOT_A_TOPIC_START or "," in subject \
-            or not _technical(words):
-        return ""
-    return _capitalise(subject)
-
-
 def gist_of(phrase: str) -> str:
     """One clause of at most 20 words: ``phrase`` cut at a boundary, or at a word."""
     phrase = phrase.split("…")[0].lstrip(" ,;:.—–-")
