@@ -53,6 +53,8 @@ _CALLED = re.compile(
 # Every match of _CALLED holds one of these; nine in ten abstracts hold none, and nine substring
 # searches cost 60 % of the scan, which tries the pattern at every space.
 _CALLED_WORDS = ("name", "called", "we call", "dub", "termed", "we term", "coined", "denoted as", "referred to as")
+_ESTABLISHED = re.compile(r" (?:established|existing|standard|popular|well-known|widely used|classical|conventional|"
+                          r"prior|previous|traditional)\b")
 _PERSONAL = re.compile(rf" (?:we|our|this paper|this work) |{_VERBS}")
 _HEAD_NOUNS = (
     r"(?:framework|method|approach|model|benchmark|dataset|data set|algorithm|architecture|"
@@ -65,6 +67,7 @@ _TOKEN_AT = re.compile(rf"(?:\*\*|\*|__|_)?({_TOKEN})(?:\*\*|\*|__|_)?")
 _HEAD_AFTER = re.compile(rf" {_HEAD_NOUNS}\b", re.IGNORECASE)
 _PAREN_AFTER = re.compile(r" ?\(([^()]{3,120})\)")
 _LONG_THEN_ACRONYM = re.compile(rf"((?:[\w{_DASH}&'’]+ ){{0,9}}?[\w{_DASH}&'’]+) ?\(({_TOKEN})\)")
+_KIND_AFTER = re.compile(r" [A-Z][A-Z0-9]*[A-Z]s?(?=[\s,.;:)]|$)")
 _VERSION = re.compile(r" v?\d+(?:\.\d+)*[a-z]?(?=[,:;.)( ]|$)")
 _BOLD = re.compile(r"\*\*([^*]{2,60})\*\*")
 _MORE_NAME_WORDS = re.compile(r"(?: (?:[A-Z][\w\-\u2010\u2011]*|\d+(?:\.\d+)?)){1,2}(?=[,:( ])")
@@ -144,6 +147,23 @@ def _long_form(words: str) -> str:
     return " ".join(parts)
 
 
+def _from_initial(long: str, name: str) -> str:
+    """The long form from its first word that starts as the name does, over leading words that
+    are not a phrase of their own (`trains a graph neural network (GNN)` -> `graph neural
+    network`; not over `of`: `the definition of the core kernel (CK)` stays whole)."""
+    words = long.split()
+    letters = {c for c in name.casefold() if c.isalpha()}
+    for at, word in enumerate(words):
+        if word[:1].casefold() == name[:1].casefold():
+            dropped = [part.casefold() for part in re.split(f"[\\s{_DASH}]+", " ".join(words[:at])) if part]
+            spelled = any(part[:1] in letters for part in dropped)  # (`physics-informed Kolmogorov Networks (KN-PI)`)
+            return " ".join(words[at:]) if at and not spelled and not _PREPOSITIONS.intersection(dropped) else long
+    return long
+
+
+_PREPOSITIONS = frozenset({"of", "for", "in", "on", "with", "to", "by", "from", "via", "under", "over"})
+
+
 def _expands(long: str, name: str, strict: bool = True) -> bool:
     """Whether ``long`` can spell out ``name``: each capital of the name is a word initial or a
     capital of the long form (`Quantile-free Prediction Interval GNN` spells out `QpiGNN`);
@@ -181,7 +201,7 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
     # (the pattern tries up to ten words, letter by letter, before it finds no parenthesis)
     pair = _LONG_THEN_ACRONYM.match(window) if "(" in window else None
     if pair and coined_strength(pair.group(2)) == 2:
-        long = _long_form(pair.group(1))
+        long = _from_initial(_long_form(pair.group(1)), pair.group(2))
         end = pos + pair.end()
         head = _HEAD_AFTER.match(text, end)
         if head:
@@ -212,6 +232,10 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
             name, end = name + version.group(0), version.end()  # Llama-Guard 4
         bold = None
         emphasised = token.group(0).startswith(("*", "_"))
+    if not bold and strength == 2:  # `Dual-Channel GNNs`: a coined name for a kind of model the field names
+        kind = _KIND_AFTER.match(text, end)
+        if kind and _follows_as_name(text, kind.end(), 2):
+            name, end = name + kind.group(0), kind.end()
     if not bold and strength:
         more = _MORE_NAME_WORDS.match(text, end)
         if more and _follows_as_name(text, more.end(), 2) and text[more.end():more.end() + 4].startswith(
@@ -250,6 +274,8 @@ def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[
         start, _ = _sentence(bounds, match.start())
         personal = _PERSONAL.search(low, start, match.start() + 1)
         phrase = re.search(r"\b((?:a|an|the) [^,;:]{3,80}?),?$", text[start:match.start() - 1])
+        if _ESTABLISHED.search(low, max(start, match.start() - 60), match.start()):
+            continue  # `established notions of explanations, namely Prime Implicant`: prior work
         for candidate in _after_intro(text, match.end() - 1, 0 if personal else 2):
             yield candidate._replace(before=phrase.group(1) if phrase else "")
     position = low.find(" our ")
@@ -373,6 +399,18 @@ def _known_concept(name: str, known: frozenset[str]) -> bool:
     return _fold(name.rstrip("s")) in known
 
 
+_PLURAL_ACRONYM = re.compile(r"[A-Z][A-Z0-9-]*[A-Z0-9]s")
+
+
+def _class_of_things(candidate: _Candidate, low: str, bounds: list[tuple[int, int]]) -> bool:
+    """Is the candidate a plural acronym (`MEs`, `LDMs`) its sentence does not say the paper
+    introduces? A plural names a class of things the field has, not the paper's contribution."""
+    if not _PLURAL_ACRONYM.fullmatch(candidate.name):
+        return False
+    start, _ = _sentence(bounds, candidate.start)
+    return not _INTRO.search(low, start, candidate.start + 2)  # (``low`` is the text after a space)
+
+
 def _aliases(name: str, long: str | None, others: list[str], extraction: Extraction) -> tuple[str, ...]:
     found: list[str] = []
     keys = {name.casefold()}
@@ -409,11 +447,11 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
     # (`Audio Flamingo 2 (AF2)` is not AlphaFold2)
     if candidates:
         known = _known_spellings(extraction)
-        candidates = [c for c in candidates if not _known_concept(c.name, known)
-                      or (c.long and not _known_concept(c.long, known))]
+        candidates = [c for c in candidates if (not _known_concept(c.name, known)
+                      or (c.long and not _known_concept(c.long, known))) and not _class_of_things(c, low, bounds)]
     if not candidates:
         title, gist = contribution_title(plain, low, bounds)
-        title = title or topic_title(plain, bounds, gist, extraction)
+        title = title or topic_title(plain, bounds, extraction)
         return PaperName(title=title, name=None, aliases=_aliases("", None, [], extraction), gist=gist)
     best = min(candidates, key=lambda c: (c.rank, c.start))
     base = next((c for c in candidates if c.rank <= 1 and _extends(best.name, c.name)), None)

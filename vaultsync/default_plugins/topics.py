@@ -4,10 +4,12 @@ topic the opening sentence states, the strongest keyphrase, the strongest concep
 from __future__ import annotations
 
 import re
+from collections import Counter
+from functools import lru_cache
 
 from ..generic import is_generic, names_a_thing
-from ..records import ConceptMention, Extraction
-from .titles import _LEADING, _NOT_A_TITLE_START, NAME_WORDS, _capitalise, _technical, clean_phrase
+from ..records import Extraction
+from .titles import _LEADING, _PARENTHETICAL, _NOT_A_TITLE_START, NAME_WORDS, _capitalise, _technical, clean_phrase
 
 
 def _fold(name: str) -> str:
@@ -42,42 +44,112 @@ def _topic_of(sentence: str) -> str:
     return _capitalise(subject)
 
 
-_WE_SAY = re.compile(r"^(?:we|this paper|this work) (?:[a-z]+ ){0,2}?(?:show|find|prove|argue|observe|demonstrate)s? "
-                     r"(?:that )?", re.IGNORECASE)
+_NOMINAL_ING = frozenset("learning sampling matching embedding clustering reasoning planning hashing modeling modelling "
+                         "training pruning encoding decoding scaling forecasting tuning unlearning editing".split())
 
 
-def _keyphrase_title(extraction: Extraction) -> str:
-    """A title for an abstract that states no contribution: its strongest keyphrase of two words
-    or more that holds a word of the field (`Pre-memorization train accuracy`)."""
+def _keyphrase_title(text: str, extraction: Extraction) -> str:
+    """The strongest keyphrase of two words or more that names a thing of the field
+    (`Pre-memorization train accuracy`), written whole in the text, not ending in a participle
+    (`heuristic prioritizing`) or a verb: the text never follows it with a determiner
+    (`feedback loop entrenches | the ...`)."""
+    low = text.casefold()
     for mention in sorted((m for m in extraction.concepts if m.kind == "phrase"), key=lambda m: -m.score):
         surface = mention.surfaces[0] if mention.surfaces else mention.name
         words = surface.split()
-        if 2 <= len(words) <= NAME_WORDS and len(surface) <= 60 and not re.search(r"\w[.,;:]\w", surface) \
-                and not is_generic(surface) and names_a_thing(surface):
+        last = words[-1].casefold() if words else ""
+        if not 2 <= len(words) <= NAME_WORDS or len(surface) > 60 or re.search(r"\w[.,;:]\w", surface) \
+                or last.endswith("ing") and last not in _NOMINAL_ING or is_generic(surface) or not names_a_thing(surface):
+            continue
+        written = re.search(rf"(?<![\w-]){re.escape(surface.casefold())}(?![\w-])( (?:the|a|an|its|their|this|these|that|to)\b)?", low)
+        if written and not written.group(1):
             return _capitalise(surface)
     return ""
 
 
-def _terms_title(extraction: Extraction) -> str:
-    """A title for an abstract that states no contribution: its two strongest concepts the
-    vocabulary or an acronym definition vouches for, each once (not an acronym and its
-    expansion, not a concept and one inside it)."""
-    chosen: list[ConceptMention] = []
-    for mention in sorted(extraction.concepts, key=lambda m: -m.score):
-        if mention.kind not in ("vocabulary", "acronym"):
+def _concept_title(extraction: Extraction) -> str:
+    """The abstract's strongest concept the vocabulary or an acronym definition vouches for, as
+    written (`Sparse autoencoders`): not an umbrella term (`Benchmarks`), and a field (`Large
+    Language Models`) only when it names nothing narrower."""
+    from ..concept_index import UMBRELLA, concept_key
+
+    ranked = sorted((m for m in extraction.concepts if m.kind in ("vocabulary", "acronym")
+                     and concept_key(m.name) not in UMBRELLA), key=lambda m: -m.score)
+    fields = _fields()
+    for mention in sorted(ranked, key=lambda m: concept_key(m.name) in fields):  # (a stable sort: by score within)
+        spellings = [s for s in mention.surfaces if " " in s and not s.isupper()] or [mention.name]
+        return _capitalise(max(spellings, key=len))
+    return ""
+
+
+@lru_cache(maxsize=1)
+def _fields() -> frozenset[str]:
+    """Concepts the shipped vocabulary files ten or more others under (`Large Language Models`,
+    `Reinforcement Learning`): fields, too broad to title a paper while a narrower one is named."""
+    from ..concept_index import concept_key
+    from .vocabulary import DATA_FILE, parse_vocabulary
+
+    narrower = Counter(b for entry in parse_vocabulary(DATA_FILE.read_text(encoding="utf-8")) for b in entry.broader)
+    return frozenset(concept_key(name) for name, count in narrower.items() if count >= 10)
+
+
+_JOINED = re.compile(r" (?:for|in|of|via|under) (?:the |a |an )?(?:([a-z-]+) )?")
+
+
+_WORD = re.compile(r"[^\s,;:.!?]+")
+
+
+def _word_char(text: str, at: int) -> bool:
+    return 0 <= at < len(text) and (text[at].isalnum() or text[at] in "-_")
+
+
+def _joined_concepts_title(text: str, extraction: Extraction) -> str:
+    """Two of the abstract's concepts as the text joins them (`reinforcement learning methods for
+    large language models`): the strongest such span of at most 8 words and 60 characters, so
+    a title relates two concepts only where the abstract does."""
+    scores: dict[str, float] = {}
+    for mention in extraction.concepts:
+        if mention.kind in ("vocabulary", "acronym") or mention.kind == "phrase" and names_a_thing(mention.name):
+            for surface in mention.surfaces:
+                if len(surface) >= 3 and not is_generic(surface):
+                    scores[surface.lower()] = max(scores.get(surface.lower(), 0.0), mention.score)
+    by_last: dict[str, list[tuple[str, float]]] = {}
+    by_first: dict[str, list[tuple[str, float]]] = {}
+    for surface, score in scores.items():
+        by_last.setdefault(surface.rsplit(" ", 1)[-1], []).append((surface, score))
+        by_first.setdefault(surface.split(" ", 1)[0], []).append((surface, score))
+    best, best_score = "", 0.0
+    sentence = _PARENTHETICAL.sub("", text) if "(" in text or "[" in text else text  # (a join never spans a full stop)
+    low = sentence.lower()
+    for join in _JOINED.finditer(low) if scores and len(low) == len(sentence) else ():
+        head = low.rfind(" ", 0, join.start())  # (`reinforcement learning | methods | for ...`: a head noun may come between)
+        before = [(surface, score, stop) for stop in (join.start(), head) if stop > 0
+                  for surface, score in by_last.get(low[low.rfind(" ", 0, stop) + 1:stop], ())
+                  if low.endswith(surface, 0, stop) and not _word_char(low, stop - len(surface) - 1)]
+        if not before:
             continue
-        words = {w for s in (mention.name, *mention.surfaces, *mention.aliases) for w in _fold(s).split()}
-        if any(words & {w for s in (c.name, *c.surfaces, *c.aliases) for w in _fold(s).split()} for c in chosen):
-            continue
-        chosen.append(mention)
-        if len(chosen) == 2:
-            break
-    return _capitalise(" and ".join(m.name for m in chosen)) if len(chosen) == 2 else ""
+        a_surface, a_score, stop = max(before, key=lambda found: (found[1], len(found[0]), -found[2]))
+        a_start = stop - len(a_surface)
+        for at in {join.end(), join.start(1) if join.group(1) else join.end()}:
+            first = _WORD.match(low, at)
+            first = first.group(0) if first else ""
+            for surface, score in by_first.get(first, ()):
+                end = at + len(surface)
+                span = sentence[a_start:end]
+                if low.startswith(surface, at) and not _word_char(low, end) and a_score + score > best_score \
+                        and len(span) <= 60 and len(span.split()) <= NAME_WORDS:
+                    best, best_score = span, a_score + score
+    return _capitalise(clean_phrase(re.sub(r" (?:the|a|an) ", " ", best), 60)) if best else ""
 
 
-def topic_title(text: str, bounds: list[tuple[int, int]], gist: str, extraction: Extraction) -> str:
-    """The title of an abstract that states no contribution (see the module's docstring); never empty."""
-    from .titles import trim_phrase
-
-    return (_terms_title(extraction) or _keyphrase_title(extraction) or opening_topic(text, bounds)
-            or trim_phrase(_WE_SAY.sub("", gist), 60) or "Untitled abstract")
+def topic_title(text: str, bounds: list[tuple[int, int]], extraction: Extraction) -> str:
+    """The title of an abstract that states no contribution (see the module's docstring), never
+    the abstract's opening words (`Detecting out-of-distribution examples is ...`); never empty."""
+    opening = re.findall(r"\w+", text[:200].casefold())[:4]
+    for title in (rule() for rule in (lambda: _joined_concepts_title(text, extraction),
+                                      lambda: _keyphrase_title(text, extraction),
+                                      lambda: _concept_title(extraction), lambda: opening_topic(text, bounds))):
+        words = re.findall(r"\w+", title.casefold())[:4]
+        if title and not (len(words) >= 3 and words == opening[:len(words)]):
+            return title
+    return "Untitled abstract"
