@@ -21,9 +21,9 @@ that extend the main one (``AVI-Bench-PriSe``) become aliases; names of componen
 loss) do not, so they cannot capture links meant for concept notes. A version number right
 after a name belongs to it (``Llama-Guard 4``).
 
-Titles: ``name — what it is`` (the appositive, or ``name — Long Form, a ...``); unnamed papers
-get the object of their contribution sentence (``we propose a framework that exploits X`` ->
-``Framework exploiting X``), cut at a phrase boundary, without markup or long math.
+A plural acronym (``MEs``) is a class of things, a name only where its sentence says the paper
+introduces it. Titles: ``name — what it is``; unnamed papers get a descriptive title
+(``contribution.py``, else ``topics.py``).
 """
 
 from __future__ import annotations
@@ -34,7 +34,9 @@ from typing import Iterator, NamedTuple
 
 from ..hookspecs import hookimpl
 from ..records import Abstract, Extraction, PaperName
-from .titles import (_ASCII_LOWER, _VERBS, _sentence, clean_phrase, contribution_title,
+from .contribution import contribution_title
+from .long_forms import expands, from_initial, long_form
+from .titles import (_ASCII_LOWER, _VERBS, _WORDS, _sentence, clean_phrase,
                      gist_of, plain_text, sentence_bounds)
 from .topics import topic_title
 
@@ -76,24 +78,9 @@ _PROPOSED = re.compile(r" (?:the proposed|our proposed|our new|our) ")
 _REPOSITORY = re.compile(r"(?:github\.com|gitlab\.com|huggingface\.co)/[\w.-]+/([\w.-]+)", re.IGNORECASE)
 _NUMBER_AND_LETTER = re.compile(r"\d+[A-Za-z]")
 _DASHES = re.compile(f"[{_DASH}]")
-
-_ARTICLES_AND_SOFT = {"a", "an", "the", "novel", "new", "simple", "first", "unified", "general"}
-_CONNECTORS = {
-    "a", "an", "the", "that", "which", "to", "for", "as", "with", "by", "in", "on", "via",
-    "using", "where", "whose", "wherein", "from", "into", "is", "are", "was", "can", "will",
-    "both", "together", "at", "within", "across", "through", "under", "over", "against", "of",
-}
-_NOT_LONG_FORMS = {
-    "to", "using", "that", "how", "with", "for", "on", "in", "of", "by", "via", "applying",
-    "leveraging", "adding", "combining", "extending", "training", "results", "experiments",
-}
+_CONNECTORS = _WORDS["name_connectors"]  # words after which a token stands as a name (`X for ...`)
 _BOLD_AT = re.compile(r"(\*\*?|__?)([^*_]{2,60}?)\1(?!\w)")
-_NOT_NAMES = {  # too common to be a paper's own name, or not names at all
-    "ai", "ml", "llm", "llms", "nlp", "gpu", "gpus", "cpu", "rl", "dl", "api", "sota", "usa",
-    "uk", "eu", "ii", "iii", "iv", "the", "this", "these", "those", "our", "we", "it", "its",
-    "here", "however", "moreover", "furthermore", "specifically", "finally", "first", "second",
-    "then", "new", "novel", "two", "three", "several", "both", "each", "such", "an", "in", "on",
-}
+_NOT_NAMES = _WORDS["not_names"]  # too common to be a paper's own name, or not names at all
 
 
 class _Candidate(NamedTuple):
@@ -140,68 +127,13 @@ def _follows_as_name(text: str, end: int, strength: int) -> bool:
     return word in _CONNECTORS or word.endswith(("ing", "ed")) or not word.isalpha()
 
 
-def _long_form(words: str) -> str:
-    parts = words.split()
-    while parts and parts[0].casefold() in _ARTICLES_AND_SOFT:
-        parts.pop(0)
-    return " ".join(parts)
-
-
-def _from_initial(long: str, name: str) -> str:
-    """The long form from its first word that starts as the name does, over leading words that
-    are not a phrase of their own (`trains a graph neural network (GNN)` -> `graph neural
-    network`; not over `of`: `the definition of the core kernel (CK)` stays whole)."""
-    words = long.split()
-    letters = {c for c in name.casefold() if c.isalpha()}
-    for at, word in enumerate(words):
-        if word[:1].casefold() == name[:1].casefold():
-            dropped = [part.casefold() for part in re.split(f"[\\s{_DASH}]+", " ".join(words[:at])) if part]
-            spelled = any(part[:1] in letters for part in dropped)  # (`physics-informed Kolmogorov Networks (KN-PI)`)
-            return " ".join(words[at:]) if at and not spelled and not _PREPOSITIONS.intersection(dropped) else long
-    return long
-
-
-_PREPOSITIONS = frozenset({"of", "for", "in", "on", "with", "to", "by", "from", "via", "under", "over"})
-
-
-def _expands(long: str, name: str, strict: bool = True) -> bool:
-    """Whether ``long`` can spell out ``name``: each capital of the name is a word initial or a
-    capital of the long form (`Quantile-free Prediction Interval GNN` spells out `QpiGNN`);
-    not ``strict``: the name's first letter starts a word and nothing reads as a citation."""
-    words = long.split()
-    if not words or words[0].casefold() in _NOT_LONG_FORMS:
-        return False
-    initials = [part[:1].casefold() for part in re.split(f"[\\s{_DASH}]+", long) if part]
-    if not strict:
-        return name[:1].casefold() in initials and not re.search(r"\d{4}|et al|e\.g|i\.e", long)
-    letters = set(initials) | {c.casefold() for c in long if c.isupper()}
-    return all(c.casefold() in letters for c in name if c.isupper()) or _spelled_in_order(long, name)
-
-
-def _spelled_in_order(long: str, name: str) -> bool:
-    """Schwartz & Hearst's test: the name's letters and digits occur in the long form in order,
-    its first at the start of the long form's first word (`DiTAR` in `Diffusion Transformer
-    Autoregressive Modeling`)."""
-    chars = [c.casefold() for c in name if c.isalnum()]
-    text = long.casefold()
-    if not chars or not text.startswith(chars[0]):
-        return False
-    at = 1
-    for char in chars[1:]:
-        at = text.find(char, at)
-        if at < 0:
-            return False
-        at += 1
-    return True
-
-
 def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
     """The candidate, if any, whose name starts the object of an introducing verb at ``pos``."""
     window = text[pos:pos + 200]
     # (the pattern tries up to ten words, letter by letter, before it finds no parenthesis)
     pair = _LONG_THEN_ACRONYM.match(window) if "(" in window else None
     if pair and coined_strength(pair.group(2)) == 2:
-        long = _from_initial(_long_form(pair.group(1)), pair.group(2))
+        long = from_initial(long_form(pair.group(1)), pair.group(2))
         end = pos + pair.end()
         head = _HEAD_AFTER.match(text, end)
         if head:
@@ -210,7 +142,7 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
         # kernel clustering (MKC)` introduces a definition, not MKC
         starts = long[:1].casefold() == pair.group(2)[:1].casefold() or long[:1].isupper() or not re.search(
             r" (?:of|for|in|on|with|to|by|from) ", long)
-        if starts and _expands(long, pair.group(2)) and _follows_as_name(text, end, 2):
+        if starts and expands(long, pair.group(2)) and _follows_as_name(text, end, 2):
             yield _Candidate(rank, pos, pair.group(2), long, end)
             return
     offset = 4 if window.startswith("the ") else 1 if window.startswith("(") else 0
@@ -255,7 +187,7 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
         return
     paren = _PAREN_AFTER.match(text, end)
     long = None
-    if paren and len(paren.group(1).split()) >= 2 and _expands(paren.group(1), name, strict=False):
+    if paren and len(paren.group(1).split()) >= 2 and expands(paren.group(1), name, strict=False):
         long, end = paren.group(1).strip(), paren.end()
     yield _Candidate((rank if strength == 2 else rank + 1) - emphasised, pos, name, long, end)
 
