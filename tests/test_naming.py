@@ -365,3 +365,26 @@ def test_a_fallback_title_is_never_the_abstracts_opening_words():
                            (), 9.0)
     text = "Detecting out-of-distribution examples is important for safety. Results vary across settings."
     assert not paper_name(text, Extraction(concepts=(first,))).title.startswith("Detecting out-of-distribution")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "title"),
+    [
+        # a noun in -ing is no place to cut (`agnostic | boosting`), a participle with its object is
+        ("We design a computationally efficient agnostic boosting algorithm that matches the sample complexity "
+         "of empirical risk minimization.", "Computationally efficient agnostic boosting algorithm"),
+        # a title cut right after a premodifier loses it (`for deep | learning ...`, `with probabilistic | reasoning`)
+        ("We propose a nonparametric interpretation for deep learning compatible modern Hopfield models and use it "
+         "widely.", "Nonparametric interpretation"),
+        ("We propose a simple method to augment existing OOD detectors with probabilistic reasoning, utilizing "
+         "Markov logic networks.", "Augmenting existing OOD detectors"),
+    ],
+)
+def test_a_title_is_never_cut_inside_a_noun_phrase(sentence, title):
+    assert paper_name(UNTITLED + sentence).title == title
+
+
+def test_a_title_is_never_cut_inside_a_suspended_hyphen():
+    sentence = ("We propose a provably secure sample- and communication-efficient alternating minimization algorithm "
+                "for partly decentralized federated learning.")
+    assert "sample" not in paper_name(UNTITLED + sentence).title

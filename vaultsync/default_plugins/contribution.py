@@ -89,10 +89,12 @@ _FILLER_OF = re.compile(
 _CLAUSE = re.compile(r", | ?; | ?: | ?[—–] ?| (?:that|which|where|whereby|whose|who|while|when|because|thus|thereby) |"
                      r" and (?:we )?(?:show|prove|demonstrate|find|establish|evaluate|achieve|propose)\b")
 # where a title may be cut: before a preposition (never `of`: `levels | of collaboration` needs it)
-# or a participle (`a dataset of peer reviews | simulating ...`)
+# or a participle (`a dataset of peer reviews | simulating ...`), never a noun in -ing (`deep | learning`,
+# but `an algorithm | matching the ...`)
 _PREPOSITION = re.compile(
     r" (?=(?:for|in|on|with|via|under|from|across|without|between|among|through|by|using|based on|to|into|"
-    r"over|beyond|against|towards?|within|as)\b|[a-z]+ing\b)")
+    r"over|beyond|against|towards?|within|as)\b|(?!(?:" + "|".join(sorted(_WORDS["nominal_ing"])) + r")\b(?! (?:the|a|an|its|their|this|these|each|all)\b))"
+    r"[a-z]+ing\b)")
 _GENERIC_HEAD = re.compile(
     r"^(?:(?:theoretical|analysis|learning|unified|general|new|novel|simple|efficient|effective|rigorous) )?"
     r"(?:framework|method|approach|algorithm|technique|procedure|model|system|theory|paradigm|strategy|scheme|"
@@ -111,17 +113,38 @@ def _core(phrase: str) -> str:
     return phrase[:match.start()] if match else phrase
 
 
+def _strip_modifier_end(text: str) -> str:
+    """Without a loose end (see ``_strip_loose_end``) or a premodifier its noun was cut from
+    (`detectors with probabilistic | reasoning`, `analysis of HDM using online | learning`);
+    ``""`` for a cut inside a suspended hyphen (`sample- and communication-efficient | ...`)."""
+    if _SUSPENDED.search(text):
+        return ""
+    while True:
+        text = _strip_loose_end(text)
+        head, _, last = text.rpartition(" ")
+        if not head or last not in _PREMODIFIERS and not _COMPOUND_ADJECTIVE.search(last):
+            return text
+        text = head
+
+
+_PREMODIFIERS = _WORDS["premodifiers"]
+_SUSPENDED = re.compile(r"\w- (?:and|or)(?: [\w-]+)?\s*$|\w-\s*$")
+_COMPOUND_ADJECTIVE = re.compile(r"-(?:based|aware|free|specific|driven|guided|efficient|agnostic|order|level|dependent|"
+                                 r"independent|like|wise|informed|constrained|augmented|conditioned)$")
+
+
 def short_phrase(text: str, words: int = NAME_WORDS, chars: int = NAME_CHARS) -> str:
     """``text`` as a noun phrase of at most ``words`` words and ``chars`` characters: cut at its first
     clause boundary, then at the last preposition that keeps it short (a participle whose
     complement was cut goes with it: `accounting | for ...`); ``""`` when that leaves fewer than
     two words."""
     text = _strip_loose_end(_core(text.split("…")[0]).strip())
-    if len(text) <= chars and len(text.split()) <= words:
-        return text if len(text.split()) >= 2 else ""
+    lean = _INNER_ARTICLE.sub(" ", text)  # titles drop articles: `Hitting times of SGD`, not `the ...`
+    if len(lean) <= chars and len(lean.split()) <= words:
+        return lean if len(lean.split()) >= 2 else ""
     best = ""
-    for match in _PREPOSITION.finditer(text):
-        head = _strip_loose_end(text[:match.start()])  # (`a problem accounting | for delays`: a loose end)
+    for match in _PREPOSITION.finditer(text):  # (cut where the articles still tell a participle: `matching the`)
+        head = _INNER_ARTICLE.sub(" ", _strip_modifier_end(text[:match.start()]))  # (`accounting | for`: a loose end)
         if len(head) > chars or len(head.split()) > words:
             break
         if len(head.split()) >= 2 and not head.count('"') % 2:
@@ -146,7 +169,6 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
     else:
         phrase = _reshaped(_LEADING.sub("", phrase))
     phrase = _FILLER_OF.sub("", phrase)
-    phrase = _INNER_ARTICLE.sub(" ", phrase)  # titles drop articles: `Hitting times of SGD`, not `the ...`
     generic = _GENERIC_HEAD.match(phrase)
     if generic:  # `an approach enhancing conformal prediction` -> `Enhancing conformal prediction`
         rest = phrase[generic.end():]
@@ -168,10 +190,11 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
         return ""
     title = short_phrase(phrase)
     if not title and at_word:
-        title = _strip_loose_end(_cut_at_word(_core(phrase.split("…")[0]), NAME_WORDS, NAME_CHARS))
-        following = phrase[len(title):].split(maxsplit=1)
+        cut = _strip_modifier_end(_cut_at_word(_core(phrase.split("…")[0]), NAME_WORDS, NAME_CHARS))
+        following = phrase[len(cut):].split(maxsplit=1)
         if following and not _BOUNDARY.match(following[0]):
             return ""  # (a cut inside a noun phrase: `a framework for deep | networks`)
+        title = _INNER_ARTICLE.sub(" ", cut)
     elif title and len(title) < len(_core(phrase)) and not _PREPOSITION.search(title) and " of " not in title:
         title = _with_complement(phrase, title)  # `Sandbox suite` -> `Sandbox suite for data-model co-development`
     kept = [w.strip(",.;:").casefold() for w in title.split()]
