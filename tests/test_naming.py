@@ -388,3 +388,24 @@ def test_a_title_is_never_cut_inside_a_suspended_hyphen():
     sentence = ("We propose a provably secure sample- and communication-efficient alternating minimization algorithm "
                 "for partly decentralized federated learning.")
     assert "sample" not in paper_name(UNTITLED + sentence).title
+
+
+def test_a_title_never_opens_with_using_the_tool_is_for_what_it_does():
+    assert paper_name(UNTITLED + "We propose using contrastive pretraining to detect label noise.").title == (
+        "Contrastive pretraining for detecting label noise")
+    long_tool = ("We propose using deep function learning techniques to parameterize nonlinear transformations in "
+                 "time encoding.")
+    assert not paper_name(UNTITLED + long_tool).title.startswith("Using")
+
+
+def test_a_backronym_spells_its_name_with_capitals_inside_words():
+    text = UNTITLED + ("To address this, we propose an offline method: Contrastive LeArning for ResolvIng Ambiguous "
+                       "Feedback (CLARIFY), which learns embeddings.")
+    result = paper_name(text)
+    assert result.name == "CLARIFY"
+    assert result.title == "CLARIFY — Contrastive LeArning for ResolvIng Ambiguous Feedback, an offline method which learns embeddings"
+
+
+def test_a_title_never_ends_with_an_adjective_that_follows_its_noun():
+    text = UNTITLED + "We relax the exogeneity and monotonicity assumptions prevalent in prior work."
+    assert paper_name(text).title == "Relaxing exogeneity and monotonicity assumptions"

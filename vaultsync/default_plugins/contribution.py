@@ -122,7 +122,8 @@ def _strip_modifier_end(text: str) -> str:
     while True:
         text = _strip_loose_end(text)
         head, _, last = text.rpartition(" ")
-        if not head or last not in _PREMODIFIERS and not _COMPOUND_ADJECTIVE.search(last):
+        participle = last.endswith("ing") and head.rpartition(" ")[2] in _GENERIC_TITLE_WORDS  # `framework characterizing`
+        if not head or last not in _PREMODIFIERS and not _COMPOUND_ADJECTIVE.search(last) and not participle:
             return text
         text = head
 
@@ -160,6 +161,9 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
         return f"Position: {_capitalise(_strip_loose_end(claim))}" if len(claim.split()) >= 3 else ""
     if reads == "use":
         return _tool_for(phrase)
+    used = phrase.split(" ", 1)
+    if used[0].removesuffix("ing") + "e" in _USE_VERBS or used[0] in ("using", "applying", "employing", "utilizing"):
+        return _tool_for(used[1]) if len(used) == 2 else ""  # `we propose using X to Y`: never `Using X`
     if reads == "topic" and verb.startswith("extend"):  # `we extend X to dynamic settings` -> `X for ...`
         phrase = phrase.replace(" to ", " for ", 1)
     if reads == "action":
@@ -209,7 +213,8 @@ _NOT_ACTIONS = _WORDS["not_actions"]
 _VAGUE_HEADS = _WORDS["vague_heads"]
 _PURPOSE = re.compile(r" (?:(?:specifically|particularly|explicitly) )?(?:tailored|designed|developed|intended|suited|"
                       r"dedicated|built|crafted|customi[sz]ed|speciali[sz]ed) (?:for(?= )|to (?:[a-z]+ly )?([a-z]{3,})(?= ))")
-_MODAL_RELATIVE = re.compile(r",? (?:that|which) (?:can|could|may|will) (?!be |not |also |only |then |both |further )([a-z]{3,})\b")
+_MODAL_RELATIVE = re.compile(r",? (?:that|which) (?:can|could|may|will) (?!be |not |also |only |then |both |further )([a-z]{3,})\b"
+                             r"(?: and ([a-z]{3,})\b)?")
 _BOUNDARY = re.compile(r"(?:for|in|on|with|via|under|from|across|without|between|among|through|by|using|to|into|over|that|"
                        r"which|where|whose|while|as|and|or)$|[,;:(—–]")
 _GLUED = re.compile(r"^(?:an?|the)-|^[-/]|[-/]$")  # debris of math a title cannot show: `an-DP`, `ratio of ρ/`
@@ -229,7 +234,8 @@ def _reshaped(phrase: str) -> str:
     if to_verb and to_verb.group(1) not in _NOT_ACTIONS | _MODALS | _NOT_A_TITLE_START:
         phrase = f"{_gerund_of_base(to_verb.group(1))} {phrase[to_verb.end():]}"
     if " that " in phrase or " which " in phrase:
-        phrase = _MODAL_RELATIVE.sub(lambda m: " " + _gerund_of_base(m.group(1)), phrase, count=1)
+        phrase = _MODAL_RELATIVE.sub(lambda m: " " + " and ".join(_gerund_of_base(v) for v in m.groups() if v), phrase,
+                                     count=1)
         phrase = _RELATIVE_VERB.sub(_as_gerund, phrase, count=1)
     return _PURPOSE.sub(lambda m: " for" + (f" {_gerund_of_base(m.group(1))}" if m.group(1) else ""), phrase, count=1)
 
@@ -253,6 +259,7 @@ def _tool_for(phrase: str) -> str:
     investigating X`, or ``""`` when that does not fit a title (a tool alone names nothing)."""
     tool, _, rest = phrase.partition(" to ")
     verb, _, rest = rest.partition(" ")
+    tool = re.split(r" (?:in|of|on|from|with|across) ", tool, maxsplit=1)[0] if len(tool.split()) > 3 else tool
     if verb in _NOT_ACTIONS | _MODALS | _NOT_A_TITLE_START or verb in ("the", "a", "an") or not verb.isalpha() \
             or "," in tool or len(tool.split()) > 6:
         return ""

@@ -52,7 +52,15 @@ def expands(long: str, name: str, strict: bool = True) -> bool:
     if not strict:
         return name[:1].casefold() in initials and not re.search(r"\d{4}|et al|e\.g|i\.e", long)
     letters = set(initials) | {c.casefold() for c in long if c.isupper()}
-    return all(c.casefold() in letters for c in name if c.isupper()) or _spelled_in_order(long, name)
+    return all(c.casefold() in letters for c in name if c.isupper()) or _spelled_in_order(long, name) \
+        or _backronym(long, name)
+
+
+def _backronym(long: str, name: str) -> bool:
+    """A name whose long form marks its letters with capitals inside words, all but a last letter
+    of flourish: `Contrastive LeArning for ResolvIng Ambiguous Feedback (CLARIFY)`."""
+    marked = any(any(c.isupper() for c in word[1:]) for word in long.split() if word.isalpha())
+    return marked and len(name) >= 5 and name.isupper() and _spelled_in_order(long, name[:-1])
 
 
 def _spelled_in_order(long: str, name: str) -> bool:

@@ -199,7 +199,7 @@ def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[
         start, end = _sentence(bounds, match.start())
         appositive = _APPOSITIVE.search(low, match.end(), end + 1)
         if appositive:
-            before = text[appositive.start() - 1:appositive.end() - 1].strip(" ,")
+            before = text[appositive.start() - 1:appositive.end() - 1].strip(" ,:")
             for candidate in _after_intro(text, appositive.end() - 1, 1):
                 yield candidate._replace(before=before)
     for match in _CALLED.finditer(low) if any(map(low.__contains__, _CALLED_WORDS)) else ():
@@ -214,7 +214,7 @@ def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[
     while position >= 0:
         appositive = _APPOSITIVE.match(low, position + 1)
         if appositive:
-            before = text[position:appositive.end() - 1].strip(" ,")
+            before = text[position:appositive.end() - 1].strip(" ,:")
             for candidate in _after_intro(text, appositive.end() - 1, 1):
                 yield candidate._replace(before=before)
         position = low.find(" our ", position + 1)
