@@ -409,3 +409,11 @@ def test_a_backronym_spells_its_name_with_capitals_inside_words():
 def test_a_title_never_ends_with_an_adjective_that_follows_its_noun():
     text = UNTITLED + "We relax the exogeneity and monotonicity assumptions prevalent in prior work."
     assert paper_name(text).title == "Relaxing exogeneity and monotonicity assumptions"
+
+
+def test_a_bare_contribution_head_yields_to_what_the_paper_studies():
+    text = (UNTITLED + "This paper studies a harder problem — robust policy learning under concept drift, when only "
+            "the conditional distribution changes. We provide a doubly robust estimator, which is consistent.")
+    result = paper_name(text)
+    assert result.title == "Robust policy learning under concept drift"
+    assert result.gist.startswith("a doubly robust estimator"), "the gist still says what the paper contributes"

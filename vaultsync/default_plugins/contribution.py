@@ -172,7 +172,8 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
         phrase = f"{_gerund_of_base(verb)} {phrase}"
     else:
         phrase = _reshaped(_LEADING.sub("", phrase))
-    phrase = _FILLER_OF.sub("", phrase)
+    named = _NAMED_AFTER.match(phrase)  # `a more nuanced problem — robust policy learning under X` -> what it names
+    phrase = _FILLER_OF.sub("", named.group(1) if named else phrase)
     generic = _GENERIC_HEAD.match(phrase)
     if generic:  # `an approach enhancing conformal prediction` -> `Enhancing conformal prediction`
         rest = phrase[generic.end():]
@@ -283,6 +284,12 @@ def _with_complement(phrase: str, title: str) -> str:
     return title
 
 
+_NAMED_AFTER = re.compile(r"(?:[\w-]+ ){0,4}(?:problem|question|task|challenge|setting|scenario|phenomenon)"
+                          r"(?: ?[—–:] ?| -- )(.{10,})")
+_HEAD_ONLY = re.compile(r"(?:(?!(?:using|leveraging|exploiting|based|via|with|for|of) )[\w-]+ ){0,3}(?:model|estimator|algorithm|method|procedure|framework|approach|technique|"
+                        r"scheme|strategy|loss|metric|system|architecture|network|pipeline)s?")
+
+
 def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tuple[str, str]:
     """(title, gist) of a paper that names nothing, from the sentence stating its contribution:
     ``we propose a framework that exploits X`` -> ``Framework exploiting X``; ``we study the
@@ -292,19 +299,24 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
     opening words; the gist is one clause of at most 20 words. When no sentence states a
     contribution, the title is the paper's strongest terms (``""`` when it has none)."""
     cut_short: tuple[str, str] | None = None  # a title cut at a word: better than none
+    head_only: tuple[str, str] | None = None  # `Doubly-robust estimator`: what the paper studies says more
     for pattern, reads in _CONTRIBUTION:
         for match in pattern.finditer(low):
+            if head_only and reads != "topic":
+                break
             _, end = _sentence(bounds, match.end() - 1)
             phrase = clean_phrase(text[match.end() - 1:end], 400)
             verb = match.group(1) if pattern.groups else ""
             said = f"{_third_person(verb)} {phrase}" if verb else phrase
             title = _title_from(phrase, reads, verb)
-            if title:
-                return title, gist_of(said)
+            if title and not head_only and reads == "object" and _HEAD_ONLY.fullmatch(title.casefold()):
+                head_only = (title, gist_of(said))
+            elif title:
+                return (title, head_only[1]) if head_only else (title, gist_of(said))
             if cut_short is None and reads == "object":
                 title = _title_from(phrase, reads, verb, at_word=True)
                 cut_short = (title, gist_of(said)) if title else None
-    if cut_short:
-        return cut_short
+    if head_only or cut_short:
+        return head_only or cut_short
     sentences = [text[start:end] for start, end in bounds[:3]] or [text]
     return "", gist_of(clean_phrase(sentences[0], 400))
