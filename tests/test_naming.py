@@ -417,3 +417,9 @@ def test_a_bare_contribution_head_yields_to_what_the_paper_studies():
     result = paper_name(text)
     assert result.title == "Robust policy learning under concept drift"
     assert result.gist.startswith("a doubly robust estimator"), "the gist still says what the paper contributes"
+
+
+def test_a_snake_case_repository_is_code_not_the_papers_name():
+    text = UNTITLED + "We align flow divergences during training. Code: https://github.com/someone/Flow_Div_Matching."
+    assert paper_name(text).name is None
+    assert paper_name(UNTITLED + "Code is at https://github.com/someone/VisionTS and VisionTS works.").name == "VisionTS"

@@ -244,7 +244,7 @@ def _repository_names(text: str) -> list[str]:
 def _named_by_repository(text: str, candidates: list[_Candidate]) -> list[_Candidate]:
     """The candidates, the one the code repository is named after first (rank 0); or, when the
     text names nothing else, the repository's name itself where the text uses it."""
-    names = {_fold(name): name for name in _repository_names(text) if coined_strength(name) == 2}
+    names = {_fold(name): name for name in _repository_names(text) if coined_strength(name) == 2 and "_" not in name}
     if not names:
         return candidates
     matched = [c._replace(rank=-2) for c in candidates if _fold(c.name) in names]
