@@ -423,3 +423,15 @@ def test_a_snake_case_repository_is_code_not_the_papers_name():
     text = UNTITLED + "We align flow divergences during training. Code: https://github.com/someone/Flow_Div_Matching."
     assert paper_name(text).name is None
     assert paper_name(UNTITLED + "Code is at https://github.com/someone/VisionTS and VisionTS works.").name == "VisionTS"
+
+
+def test_a_title_case_name_after_we_call_is_the_name_when_it_holds_a_coined_word():
+    text = UNTITLED + "We develop an alternative algorithm we call Functional SAM, which regularizes curvature."
+    assert paper_name(text).name == "Functional SAM"
+    plain = UNTITLED + "We develop an alternative algorithm we call Functional Sharpness, which regularizes curvature."
+    assert paper_name(plain).name is None  # (no coined word: an ordinary phrase)
+
+
+def test_a_title_stops_before_by_and_a_gerund():
+    text = UNTITLED + "We design a layered estimation protocol by exploiting protocols for parametric estimation."
+    assert paper_name(text).title == "Layered estimation protocol"

@@ -87,7 +87,7 @@ _FILLER_OF = re.compile(
     r"\b(?:the |a )?(?:problems?|task|setting|case|question|challenge|issue|class|family|notion) of (?:the )?",
     re.IGNORECASE)
 _CLAUSE = re.compile(r", | ?; | ?: | ?[—–] ?| (?:that|which|where|whereby|whose|who|while|when|because|thus|thereby) |"
-                     r" and (?:we )?(?:show|prove|demonstrate|find|establish|evaluate|achieve|propose)\b")
+                     r" and (?:we )?(?:show|prove|demonstrate|find|establish|evaluate|achieve|propose)\b| by (?=[a-z]+ing\b)")
 # where a title may be cut: before a preposition (never `of`: `levels | of collaboration` needs it)
 # or a participle (`a dataset of peer reviews | simulating ...`), never a noun in -ing (`deep | learning`,
 # but `an algorithm | matching the ...`)

@@ -69,6 +69,7 @@ _TOKEN_AT = re.compile(rf"(?:\*\*|\*|__|_)?({_TOKEN})(?:\*\*|\*|__|_)?")
 _HEAD_AFTER = re.compile(rf" {_HEAD_NOUNS}\b", re.IGNORECASE)
 _PAREN_AFTER = re.compile(r" ?\(([^()]{3,120})\)")
 _LONG_THEN_ACRONYM = re.compile(rf"((?:[\w{_DASH}&'’]+ ){{0,9}}?[\w{_DASH}&'’]+) ?\(({_TOKEN})\)")
+_TITLE_CASE_NAME = re.compile(r"[A-Z][\w-]*(?: [A-Z][\w-]*){1,2}(?=[,.;:)]| \(|$)")
 _KIND_AFTER = re.compile(r" [A-Z][A-Z0-9]*[A-Z]s?(?=[\s,.;:)]|$)")
 _VERSION = re.compile(r" v?\d+(?:\.\d+)*[a-z]?(?=[,:;.)( ]|$)")
 _BOLD = re.compile(r"\*\*([^*]{2,60})\*\*")
@@ -208,8 +209,13 @@ def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[
         phrase = re.search(r"\b((?:a|an|the) [^,;:]{3,80}?),?$", text[start:match.start() - 1])
         if _ESTABLISHED.search(low, max(start, match.start() - 60), match.start()):
             continue  # `established notions of explanations, namely Prime Implicant`: prior work
+        found = False
         for candidate in _after_intro(text, match.end() - 1, 0 if personal else 2):
+            found = True
             yield candidate._replace(before=phrase.group(1) if phrase else "")
+        words = _TITLE_CASE_NAME.match(text, match.end() - 1) if not found and personal else None
+        if words and any(coined_strength(w) == 2 for w in words.group(0).split()):  # `we call Functional SAM, ...`
+            yield _Candidate(1, match.start(), words.group(0), None, words.end(), phrase.group(1) if phrase else "")
     position = low.find(" our ")
     while position >= 0:
         appositive = _APPOSITIVE.match(low, position + 1)
