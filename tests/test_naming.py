@@ -435,3 +435,16 @@ def test_a_title_case_name_after_we_call_is_the_name_when_it_holds_a_coined_word
 def test_a_title_stops_before_by_and_a_gerund():
     text = UNTITLED + "We design a layered estimation protocol by exploiting protocols for parametric estimation."
     assert paper_name(text).title == "Layered estimation protocol"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name", "alias"),
+    [
+        ("We propose Verification Learning (VL), a framework that checks labels.", "Verification Learning", "VL"),
+        ("We present Audio Flamingo 2 (AF2), an audio-language model.", "Audio Flamingo 2", "AF2"),
+    ],
+)
+def test_a_paper_is_known_by_its_long_form_when_its_acronym_is_two_letters_or_a_version(sentence, name, alias):
+    result = paper_name(UNTITLED + sentence)
+    assert result.name == name and alias in result.aliases
+    assert result.title.startswith(f"{name} — a")

@@ -69,6 +69,9 @@ _TOKEN_AT = re.compile(rf"(?:\*\*|\*|__|_)?({_TOKEN})(?:\*\*|\*|__|_)?")
 _HEAD_AFTER = re.compile(rf" {_HEAD_NOUNS}\b", re.IGNORECASE)
 _PAREN_AFTER = re.compile(r" ?\(([^()]{3,120})\)")
 _LONG_THEN_ACRONYM = re.compile(rf"((?:[\w{_DASH}&'’]+ ){{0,9}}?[\w{_DASH}&'’]+) ?\(({_TOKEN})\)")
+# an acronym too short to tell a paper by (`VL`), or one that abbreviates a version (`AF2`): the
+# paper is known by its long form
+_SPELLED_OUT = re.compile(r"^[A-Z]{2}$|^[A-Z]+[0-9]+$")
 _TITLE_CASE_NAME = re.compile(r"[A-Z][\w-]*(?: [A-Z][\w-]*){1,2}(?=[,.;:)]| \(|$)")
 _KIND_AFTER = re.compile(r" [A-Z][A-Z0-9]*[A-Z]s?(?=[\s,.;:)]|$)")
 _VERSION = re.compile(r" v?\d+(?:\.\d+)*[a-z]?(?=[,:;.)( ]|$)")
@@ -395,12 +398,15 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
     base = next((c for c in candidates if c.rank <= 1 and _extends(best.name, c.name)), None)
     best = base or best  # `GRADEO`, not its variant `GRADEO-Instruct`
     long = best.long or _long_form_hint(best.name, extraction)
+    spelled = bool(long and _SPELLED_OUT.search(best.name) and len(long.split()) <= 4 and long[:1].isupper())
+    if spelled:  # `Verification Learning (VL)`, `Audio Flamingo 2 (AF2)`: the name, and the acronym an alias
+        best, long = best._replace(name=long), best.name
     extended = [c.name for c in candidates if c.rank <= 1 and best.name.casefold() in c.name.casefold()]
     gist = _gist(plain, best, bounds)
     if len(gist) < 20:  # `We call it X.`: say what it is from the contribution sentence
         gist = contribution_title(plain, low, bounds)[1] or gist
     return PaperName(
-        title=_title(best.name, long, gist),
+        title=_title(best.name, None if spelled else long, gist),
         name=best.name,
         aliases=_aliases(best.name, long, extended, extraction),
         gist=gist,
