@@ -442,6 +442,7 @@ def test_a_title_stops_before_by_and_a_gerund():
     [
         ("We propose Verification Learning (VL), a framework that checks labels.", "Verification Learning", "VL"),
         ("We present Audio Flamingo 2 (AF2), an audio-language model.", "Audio Flamingo 2", "AF2"),
+        ("We introduce Sketch-to-Mesh (S2M), a model that lifts drawings to meshes.", "Sketch-to-Mesh", "S2M"),
     ],
 )
 def test_a_paper_is_known_by_its_long_form_when_its_acronym_is_two_letters_or_a_version(sentence, name, alias):

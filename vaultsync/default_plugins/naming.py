@@ -69,9 +69,9 @@ _TOKEN_AT = re.compile(rf"(?:\*\*|\*|__|_)?({_TOKEN})(?:\*\*|\*|__|_)?")
 _HEAD_AFTER = re.compile(rf" {_HEAD_NOUNS}\b", re.IGNORECASE)
 _PAREN_AFTER = re.compile(r" ?\(([^()]{3,120})\)")
 _LONG_THEN_ACRONYM = re.compile(rf"((?:[\w{_DASH}&'’]+ ){{0,9}}?[\w{_DASH}&'’]+) ?\(({_TOKEN})\)")
-# an acronym too short to tell a paper by (`VL`), or one that abbreviates a version (`AF2`): the
-# paper is known by its long form
-_SPELLED_OUT = re.compile(r"^[A-Z]{2}$|^[A-Z]+[0-9]+$")
+# an acronym too short to tell a paper by (`VL`), one that abbreviates a version (`AF2`) or writes
+# `to` as 2 (`T2L`): the paper is known by its long form
+_SPELLED_OUT = re.compile(r"^[A-Z]{2}$|^[A-Z]+[0-9]+$|^[A-Z]+2[A-Z]+$")  # (`T2L`: `Text-to-LoRA`)
 _TITLE_CASE_NAME = re.compile(r"[A-Z][\w-]*(?: [A-Z][\w-]*){1,2}(?=[,.;:)]| \(|$)")
 _KIND_AFTER = re.compile(r" [A-Z][A-Z0-9]*[A-Z]s?(?=[\s,.;:)]|$)")
 _VERSION = re.compile(r" v?\d+(?:\.\d+)*[a-z]?(?=[,:;.)( ]|$)")
