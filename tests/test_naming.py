@@ -449,3 +449,12 @@ def test_a_paper_is_known_by_its_long_form_when_its_acronym_is_two_letters_or_a_
     result = paper_name(UNTITLED + sentence)
     assert result.name == name and alias in result.aliases
     assert result.title.startswith(f"{name} — a")
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet=st.sampled_from(list("ab ()")), max_size=30))
+def test_parentheticals_go_as_the_parenthetical_pattern_removes_them(text):
+    from vaultsync.default_plugins.titles import _PARENTHETICAL
+    from vaultsync.default_plugins.topics import _without_brackets
+
+    assert _without_brackets(text) == _PARENTHETICAL.sub("", text)

@@ -17,31 +17,31 @@ from .titles import (_LEADING, _LOOSE_ENDS, _NOT_A_TITLE_START, _VERBS, _WORDS, 
 # becomes a gerund (`we rebalance the load across devices` -> `Rebalancing the load across devices`).
 _CONTRIBUTION = (
     (re.compile(r" (?:this|our) position paper (?:[a-z]+ ){0,2}?(?:argues|advocates|contends|calls for|posits|claims|critiques|challenges|examines)"
-                r"(?: that)? "), "position"),
+                r"(?: that)? "), "position", ("position paper",)),
     (re.compile(
         rf" (?:we|this paper|this work|this article|this study|here we) (?:[a-z]+,? ){{0,4}}?"
         rf"(?:{_VERBS}|assembl[a-z]*|provid[a-z]*) (?:here )?(?=(?:a|an|the|two|three|several|new|novel|[a-z]+) )"
-    ), "object"),
+    ), "object", ()),
     (re.compile(  # `we use X to study Y` -> `X for studying Y`
         r" we (?:[a-z]+ly )?(?:use|apply|leverage|employ|exploit|utili[sz]e) (?=(?:a|an|the|[a-z-]+) [^.;]{3,80}? to [a-z]{3,} )"
-    ), "use"),
+    ), "use", (" use ", " apply ", " leverage ", " employ ", " exploit ", " utili")),
     (re.compile(
         r" (?:this (?:paper|work|article|study|note)|we) (?:[a-z]+ ){0,1}?((?:address|stud(?:y|ies)|consider|tackle|"
         r"investigate|examine|explore|analy[sz]e|focus(?:es)? on|revisit|characteri[sz]e|formali[sz]e|extend)s?) "
         r"(?!that |whether |why |when |how |what |if |it |this |these |such )"
-    ), "topic"),
+    ), "topic", ()),
     (re.compile(  # `we conduct the first comprehensive investigation into X` -> `X`
         r" (?:we|this paper|this work|this study) (?:[a-z]+ ){1,3}?(?:an?|the) (?:[a-z-]+ ){0,3}?"
         r"(?:study|analysis|investigation|examination|evaluation|characteri[sz]ation) (?:of|into|on) "
-    ), "topic"),
+    ), "topic", ("study o", "analysis o", "investigation", "examination", "evaluation o", "characteri")),
     (re.compile(
         r" (?:our|the) (?:main |key |core |central )?(?:contribution|idea|foundation|focus) "
         r"(?:of (?:our|this) (?:work|paper|approach) )?is "
-    ), "object"),
+    ), "object", ("contribution", " idea ", "foundation", "focus")),
     (re.compile(
         r" we (?:also |further |then |first |here |[a-z]{3,}ly )?([a-z]{3,}[^sy ,.]|[a-z]{3,}y) (?=(?:a|an|the|[a-z]+) )"
         r"(?!that |whether |why |when |how |what |if |it |this |these |such |them |to |on |in |with |for )"
-    ), "action"),
+    ), "action", ()),
 )
 _RELATIVE_VERB = re.compile(r",? (?:that|which) ([a-z]{2,}[a-z]s)\b(?: and ([a-z]{2,}[a-z]s)\b)?")
 _REFERS_BACK = _WORDS["refers_back"]
@@ -93,8 +93,8 @@ _CLAUSE = re.compile(r", | ?; | ?: | ?[—–] ?| (?:that|which|where|whereby|wh
 # but `an algorithm | matching the ...`)
 _PREPOSITION = re.compile(
     r" (?=(?:for|in|on|with|via|under|from|across|without|between|among|through|by|using|based on|to|into|"
-    r"over|beyond|against|towards?|within|as)\b|(?!(?:" + "|".join(sorted(_WORDS["nominal_ing"])) + r")\b(?! (?:the|a|an|its|their|this|these|each|all)\b))"
-    r"[a-z]+ing\b)")
+    r"over|beyond|against|towards?|within|as)\b|(?=[a-z]+ing\b)(?!(?:" + "|".join(sorted(_WORDS["nominal_ing"])) +
+    r")\b(?! (?:the|a|an|its|their|this|these|each|all)\b)))")
 _GENERIC_HEAD = re.compile(
     r"^(?:(?:theoretical|analysis|learning|unified|general|new|novel|simple|efficient|effective|rigorous) )?"
     r"(?:framework|method|approach|algorithm|technique|procedure|model|system|theory|paradigm|strategy|scheme|"
@@ -117,13 +117,14 @@ def _strip_modifier_end(text: str) -> str:
     """Without a loose end (see ``_strip_loose_end``) or a premodifier its noun was cut from
     (`detectors with probabilistic | reasoning`, `analysis of HDM using online | learning`);
     ``""`` for a cut inside a suspended hyphen (`sample- and communication-efficient | ...`)."""
-    if _SUSPENDED.search(text):
+    if "-" in text and _SUSPENDED.search(text):
         return ""
     while True:
         text = _strip_loose_end(text)
         head, _, last = text.rpartition(" ")
         participle = last.endswith("ing") and head.rpartition(" ")[2] in _GENERIC_TITLE_WORDS  # `framework characterizing`
-        if not head or last not in _PREMODIFIERS and not _COMPOUND_ADJECTIVE.search(last) and not participle:
+        if not head or last not in _PREMODIFIERS and not ("-" in last and _COMPOUND_ADJECTIVE.search(last)) \
+                and not participle:
             return text
         text = head
 
@@ -145,12 +146,14 @@ def short_phrase(text: str, words: int = NAME_WORDS, chars: int = NAME_CHARS) ->
         return lean if len(lean.split()) >= 2 else ""
     best = ""
     for match in _PREPOSITION.finditer(text):  # (cut where the articles still tell a participle: `matching the`)
-        head = _INNER_ARTICLE.sub(" ", _strip_modifier_end(text[:match.start()]))  # (`accounting | for`: a loose end)
-        if len(head) > chars or len(head.split()) > words:
+        head = _strip_modifier_end(text[:match.start()])  # (`accounting | for`: a loose end)
+        articles = head.count(" the ") + head.count(" a ") + head.count(" an ")
+        size = len(head) - 4 * head.count(" the ") - 2 * head.count(" a ") - 3 * head.count(" an ")
+        if size > chars or len(head.split()) - articles > words:
             break
-        if len(head.split()) >= 2 and not head.count('"') % 2:
+        if len(head.split()) - articles >= 2 and not head.count('"') % 2:
             best = head
-    return best
+    return _INNER_ARTICLE.sub(" ", best) if best else ""
 
 
 def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> str:
@@ -173,7 +176,8 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
     else:
         phrase = _reshaped(_LEADING.sub("", phrase))
     named = _NAMED_AFTER.match(phrase)  # `a more nuanced problem — robust policy learning under X` -> what it names
-    phrase = _FILLER_OF.sub("", named.group(1) if named else phrase)
+    phrase = named.group(1) if named else phrase
+    phrase = _FILLER_OF.sub("", phrase) if " of " in phrase else phrase
     generic = _GENERIC_HEAD.match(phrase)
     if generic:  # `an approach enhancing conformal prediction` -> `Enhancing conformal prediction`
         rest = phrase[generic.end():]
@@ -238,6 +242,8 @@ def _reshaped(phrase: str) -> str:
         phrase = _MODAL_RELATIVE.sub(lambda m: " " + " and ".join(_gerund_of_base(v) for v in m.groups() if v), phrase,
                                      count=1)
         phrase = _RELATIVE_VERB.sub(_as_gerund, phrase, count=1)
+    if "ed for " not in phrase and "ed to " not in phrase and "built " not in phrase:
+        return phrase
     return _PURPOSE.sub(lambda m: " for" + (f" {_gerund_of_base(m.group(1))}" if m.group(1) else ""), phrase, count=1)
 
 
@@ -300,7 +306,9 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
     contribution, the title is the paper's strongest terms (``""`` when it has none)."""
     cut_short: tuple[str, str] | None = None  # a title cut at a word: better than none
     head_only: tuple[str, str] | None = None  # `Doubly-robust estimator`: what the paper studies says more
-    for pattern, reads in _CONTRIBUTION:
+    for pattern, reads, needs in _CONTRIBUTION:
+        if needs and not any(map(low.__contains__, needs)):
+            continue  # (a few substring tests are cheaper than a scan that cannot match)
         for match in pattern.finditer(low):
             if head_only and reads != "topic":
                 break

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from ..generic import is_generic, names_a_thing
 from ..records import Extraction
-from .titles import _LEADING, _PARENTHETICAL, _NOT_A_TITLE_START, NAME_WORDS, _capitalise, _technical, clean_phrase
+from .titles import _LEADING, _NOT_A_TITLE_START, NAME_WORDS, _capitalise, _technical, clean_phrase
 
 
 def _fold(name: str) -> str:
@@ -103,6 +103,26 @@ def _word_char(text: str, at: int) -> bool:
     return 0 <= at < len(text) and (text[at].isalnum() or text[at] in "-_")
 
 
+def _without_brackets(text: str) -> str:
+    """``text`` without its innermost parentheticals and brackets and the space before each, as
+    ``_PARENTHETICAL.sub("", text)`` gives it, by string search (a regex tried at every
+    character costs more than the abstract's few brackets)."""
+    for opening, closing in ("()", "[]"):
+        parts, at = [], 0
+        start = text.find(opening)
+        while start >= 0:
+            end = text.find(closing, start + 1)
+            if end < 0:
+                break
+            inner = text.rfind(opening, start, end)  # (the innermost: `(a (b) c)` loses `(b)`)
+            cut = inner - 1 if inner > 0 and text[inner - 1] == " " else inner
+            parts.append(text[at:max(cut, at)])
+            at = end + 1
+            start = text.find(opening, at)
+        text = "".join(parts) + text[at:] if parts else text
+    return text
+
+
 def _joined_concepts_title(text: str, extraction: Extraction) -> str:
     """Two of the abstract's concepts as the text joins them (`reinforcement learning methods for
     large language models`): the strongest such span of at most 8 words and 60 characters, so
@@ -119,7 +139,7 @@ def _joined_concepts_title(text: str, extraction: Extraction) -> str:
         by_last.setdefault(surface.rsplit(" ", 1)[-1], []).append((surface, score))
         by_first.setdefault(surface.split(" ", 1)[0], []).append((surface, score))
     best, best_score = "", 0.0
-    sentence = _PARENTHETICAL.sub("", text) if "(" in text or "[" in text else text  # (a join never spans a full stop)
+    sentence = _without_brackets(text)  # (the whole text at once: a join never spans a full stop)
     low = sentence.lower()
     for join in _JOINED.finditer(low) if scores and len(low) == len(sentence) else ():
         head = low.rfind(" ", 0, join.start())  # (`reinforcement learning | methods | for ...`: a head noun may come between)
