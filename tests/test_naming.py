@@ -458,3 +458,16 @@ def test_parentheticals_go_as_the_parenthetical_pattern_removes_them(text):
     from vaultsync.default_plugins.topics import _without_brackets
 
     assert _without_brackets(text) == _PARENTHETICAL.sub("", text)
+
+
+def test_a_keyphrase_opening_with_a_grading_word_is_a_phrase_in_passing():
+    graded = ConceptMention("arbitrary Bregman divergences", "phrase", ("arbitrary Bregman divergences",), (), 9.0)
+    attack = ConceptMention("Membership Inference Attacks", "vocabulary", ("membership inference attacks",), (), 3.0)
+    text = ("Models leak data. The analysis holds for arbitrary Bregman divergences, and membership inference "
+            "attacks exploit it.")
+    assert paper_name(text, Extraction(concepts=(graded, attack))).title == "Membership inference attacks"
+
+
+def test_a_title_never_ends_with_a_gerund_that_lost_its_object():
+    text = UNTITLED + "We propose a grammar-based approach to constructing a principled, compact representation of graphs."
+    assert not paper_name(text).title.endswith("constructing")

@@ -122,7 +122,9 @@ def _strip_modifier_end(text: str) -> str:
     while True:
         text = _strip_loose_end(text)
         head, _, last = text.rpartition(" ")
-        participle = last.endswith("ing") and head.rpartition(" ")[2] in _GENERIC_TITLE_WORDS  # `framework characterizing`
+        before = head.rpartition(" ")[2]  # `framework characterizing`, `approach to constructing`: no object
+        participle = last.endswith("ing") and (before in _GENERIC_TITLE_WORDS or before in ("to", "for", "of", "by")
+                                               and last not in _WORDS["nominal_ing"])
         if not head or last not in _PREMODIFIERS and not ("-" in last and _COMPOUND_ADJECTIVE.search(last)) \
                 and not participle:
             return text
@@ -140,7 +142,7 @@ def short_phrase(text: str, words: int = NAME_WORDS, chars: int = NAME_CHARS) ->
     clause boundary, then at the last preposition that keeps it short (a participle whose
     complement was cut goes with it: `accounting | for ...`); ``""`` when that leaves fewer than
     two words."""
-    text = _strip_loose_end(_core(text.split("…")[0]).strip())
+    text = _strip_modifier_end(_core(text.split("…")[0]).strip())
     lean = _INNER_ARTICLE.sub(" ", text)  # titles drop articles: `Hitting times of SGD`, not `the ...`
     if len(lean) <= chars and len(lean.split()) <= words:
         return lean if len(lean.split()) >= 2 else ""

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from ..generic import is_generic, names_a_thing
 from ..records import Extraction
-from .titles import _LEADING, _NOT_A_TITLE_START, NAME_WORDS, _capitalise, _technical, clean_phrase
+from .titles import _LEADING, _WORDS, _NOT_A_TITLE_START, NAME_WORDS, _capitalise, _technical, clean_phrase
 
 
 def _fold(name: str) -> str:
@@ -48,6 +48,9 @@ _NOMINAL_ING = frozenset("learning sampling matching embedding clustering reason
                          "training pruning encoding decoding scaling forecasting tuning unlearning editing".split())
 
 
+_GRADING = _WORDS["grading_starts"]
+
+
 def _keyphrase_title(text: str, extraction: Extraction) -> str:
     """The strongest keyphrase of two words or more that names a thing of the field
     (`Pre-memorization train accuracy`), written whole in the text, not ending in a participle
@@ -59,7 +62,8 @@ def _keyphrase_title(text: str, extraction: Extraction) -> str:
         words = surface.split()
         last = words[-1].casefold() if words else ""
         if not 2 <= len(words) <= NAME_WORDS or len(surface) > 60 or re.search(r"\w[.,;:]\w", surface) \
-                or last.endswith("ing") and last not in _NOMINAL_ING or is_generic(surface) or not names_a_thing(surface):
+                or last.endswith("ing") and last not in _NOMINAL_ING or is_generic(surface) or not names_a_thing(surface) \
+                or words[0].casefold() in _GRADING:  # `Arbitrary Bregman divergences`: a phrase in passing
             continue
         written = re.search(rf"(?<![\w-]){re.escape(surface.casefold())}(?![\w-])( (?:the|a|an|its|their|this|these|that|to)\b)?", low)
         if written and not written.group(1):
