@@ -471,3 +471,14 @@ def test_a_keyphrase_opening_with_a_grading_word_is_a_phrase_in_passing():
 def test_a_title_never_ends_with_a_gerund_that_lost_its_object():
     text = UNTITLED + "We propose a grammar-based approach to constructing a principled, compact representation of graphs."
     assert not paper_name(text).title.endswith("constructing")
+
+
+def test_a_framework_to_study_x_is_titled_by_x():
+    text = UNTITLED + "We propose an analysis framework to study feature learning via the geometry of representations."
+    assert paper_name(text).title == "Feature learning via geometry of representations"
+
+
+def test_a_generic_result_yields_to_what_the_paper_studies():
+    text = UNTITLED + ("We provide guarantees for linear convergence based on the signal-to-noise ratio. We study "
+                       "theoretical guarantees of the expectation maximization algorithm for mixtures of experts.")
+    assert paper_name(text).title == "Theoretical guarantees of expectation maximization algorithm"

@@ -193,9 +193,10 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
                 first, rest_words = rest_words[1].split(" ", 1)[0], rest_words[1].split(" ", 1)
             if first.rstrip("s") in _USE_VERBS and len(rest_words) == 2 and " to " in rest_words[1]:
                 return _tool_for(rest_words[1])  # `methods that leverage X to predict Y` -> `X for predicting Y`
-            verb = _gerund_of_base(first) if generic.group(0).rstrip().endswith(("to", "can")) or first not in \
+            study = first.rstrip("s") in _STUDY_VERBS and len(rest_words) == 2  # `a framework to study X` -> `X`
+            verb = "" if study else _gerund_of_base(first) if generic.group(0).rstrip().endswith(("to", "can")) or first not in \
                 _NOT_ACTIONS and not first.endswith("s") else _gerund(first) if first.endswith("s") else first
-            phrase = f"{verb} {rest_words[1] if len(rest_words) == 2 else ''}"
+            phrase = f"{verb} {rest_words[1] if len(rest_words) == 2 else ''}".lstrip()
     words = phrase.split()
     if not words or words[0].casefold() in _NOT_A_TITLE_START:
         return ""
@@ -294,6 +295,11 @@ def _with_complement(phrase: str, title: str) -> str:
 
 _NAMED_AFTER = re.compile(r"(?:[\w-]+ ){0,4}(?:problem|question|task|challenge|setting|scenario|phenomenon)"
                           r"(?: ?[—–:] ?| -- )(.{10,})")
+# a result whose object is a property any paper has (`Guarantees for linear convergence`): what the
+# paper studies says more
+_GENERIC_RESULT = re.compile(r"(?:[\w-]+ ){0,2}(?:guarantees?|bounds?|rates?|analysis|results?)(?: (?:for|of|on) (?:[\w-]+ )?"
+                             r"(?:convergence|generalization|optimality|consistency|robustness|stability|efficiency))?")
+_STUDY_VERBS = frozenset({"study", "analyze", "analyse", "understand", "investigate", "examine", "explore", "characterize"})
 _HEAD_ONLY = re.compile(r"(?:(?!(?:using|leveraging|exploiting|based|via|with|for|of) )[\w-]+ ){0,3}(?:model|estimator|algorithm|method|procedure|framework|approach|technique|"
                         r"scheme|strategy|loss|metric|system|architecture|network|pipeline)s?")
 
@@ -319,7 +325,8 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
             verb = match.group(1) if pattern.groups else ""
             said = f"{_third_person(verb)} {phrase}" if verb else phrase
             title = _title_from(phrase, reads, verb)
-            if title and not head_only and reads == "object" and _HEAD_ONLY.fullmatch(title.casefold()):
+            if title and not head_only and reads == "object" and (_HEAD_ONLY.fullmatch(title.casefold())
+                                                                  or _GENERIC_RESULT.fullmatch(title.casefold())):
                 head_only = (title, gist_of(said))
             elif title:
                 return (title, head_only[1]) if head_only else (title, gist_of(said))
