@@ -482,3 +482,8 @@ def test_a_generic_result_yields_to_what_the_paper_studies():
     text = UNTITLED + ("We provide guarantees for linear convergence based on the signal-to-noise ratio. We study "
                        "theoretical guarantees of the expectation maximization algorithm for mixtures of experts.")
     assert paper_name(text).title == "Theoretical guarantees of expectation maximization algorithm"
+
+
+def test_an_unnamed_thing_called_x_in_lower_case_is_titled_by_x():
+    text = UNTITLED + "We propose a new framework called detect-then-impute conformal prediction, which handles outliers."
+    assert paper_name(text).title.startswith("Detect-then-impute conformal prediction")

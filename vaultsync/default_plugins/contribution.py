@@ -228,6 +228,7 @@ _BOUNDARY = re.compile(r"(?:for|in|on|with|via|under|from|across|without|between
 _GLUED = re.compile(r"^(?:an?|the)-|^[-/]|[-/]$")  # debris of math a title cannot show: `an-DP`, `ratio of ρ/`
 
 
+_CALLED_HEAD = re.compile(r"(?:[\w-]+ ){1,4}?(?:called|named|dubbed|termed) (?=[\w-]+ [\w-]+)")
 _AND_VERB = re.compile(rf"^and (?:[a-z]+ly )?{_VERBS} (?=[a-z-]+ )")
 _TO_VERB = re.compile(r"to ([a-z]{3,}) ")
 
@@ -236,6 +237,9 @@ def _reshaped(phrase: str) -> str:
     """The object of a contribution verb read as a title: `to speed up X` -> `speeding up X`; `a
     framework that exploits X` / `that can exploit X` -> `framework exploiting X`; `a suite
     tailored for X` -> `suite for X`; `designed to detect X` -> `for detecting X`."""
+    called = _CALLED_HEAD.match(phrase)  # `a framework called detect-then-impute conformal prediction` -> what it is called
+    if called:
+        phrase = phrase[called.end():]
     if phrase.startswith("and "):  # `we formulate and design X`
         phrase = _AND_VERB.sub("", phrase)
     to_verb = _TO_VERB.match(phrase)
