@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 
 from vaultsync import hookspecs
 from vaultsync.default_plugins import naming
-from vaultsync.default_plugins.naming import coined_strength, paper_name, trim_phrase
+from vaultsync.default_plugins.naming import coined_strength, paper_name
+from vaultsync.default_plugins.titles import trim_phrase
 from vaultsync.records import Abstract, Collection, ConceptMention, Extraction, PaperName
 
 BACKGROUND = (
@@ -235,3 +236,254 @@ def test_single_spaced_means_collapsing_changes_nothing(text):
         assert " ".join(text.split()) == text
     collapsed = " ".join(text.split())
     assert _single_spaced(collapsed) == collapsed.isprintable()  # only the unprintable go the long way
+
+
+UNTITLED = "Retrieval quality limits many pipelines in practice. "
+
+
+@pytest.mark.parametrize(
+    ("sentence", "title"),
+    [
+        # a contribution head gets its complement, dropping a leading adjective to fit
+        ("We derive a novel parallelizable bisection algorithm for computing the sparsemax map associated with "
+         "any divergence.", "Bisection algorithm for computing sparsemax map"),
+        ("We propose a novel doubly robust meta-learner for the conditional average treatment effect on the "
+         "treated units.", "Robust meta-learner for conditional average treatment effect"),
+        # `tailored for X` reads `for X`; `that can VERB` reads as a gerund; `propose to VERB` as a gerund
+        ("In response, we present a new sandbox suite tailored for joint data and model co-development.",
+         "Sandbox suite for joint data and model co-development"),
+        ("Therefore, we propose a purification method that can eliminate adversarial perturbations while "
+         "keeping the image content.", "Purification method eliminating adversarial perturbations"),
+        ("We propose to speed up sample generation by learning the posterior of clean samples.",
+         "Speeding up sample generation"),
+        ("We present a sample-efficient algorithm designed to accurately identify system dynamics under "
+         "information asymmetry.", "Sample-efficient algorithm for identifying system dynamics"),
+        # an adverb before the verb, `X and design Y`, `a study of X`, `we use X to Y`
+        ("We systematically benchmark deep models against kernel baselines across three molecular tasks.",
+         "Benchmarking deep models against kernel baselines"),
+        ("We mathematically formulate and technically design hard-coded invariant convolutions for time series.",
+         "Hard-coded invariant convolutions for time series"),
+        ("We conduct the first comprehensive investigation into transfer capabilities of pretrained slide encoders.",
+         "Transfer capabilities of pretrained slide encoders"),
+        ("In this work, we use graph neural networks to investigate quiver mutations.",
+         "Graph neural networks for investigating quiver mutations"),
+        ("Specifically, we propose two methods that leverage causal mechanisms to predict failures.",
+         "Causal mechanisms for predicting failures"),
+    ],
+)
+def test_an_unnamed_contribution_is_titled_by_what_it_is_and_what_for(sentence, title):
+    result = paper_name(UNTITLED + sentence)
+    assert result.name is None
+    assert result.title == title
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We give an affirmative answer.",  # a vague head alone
+        "We obtain an exactly solvable example.",
+        "We present an $(\\epsilon, \\delta)$-DP polynomial time algorithm for graph sparsification.",  # math debris
+        "We then provide a tight competitive ratio of $\\rho/(1+\\rho)$ for this setting.",
+        "We propose a nonparametric interpretation for deep dense associative memories with many stored patterns.",
+        "We outline a new approach for few-shot range estimation to address the challenge of sparse records.",
+        "Though we cannot discount their utility on other tasks, the findings are negative.",
+    ],
+)
+def test_an_unnamed_title_is_never_a_fragment(sentence):
+    title = paper_name(UNTITLED + sentence).title
+    words = title.split()
+    assert not title.startswith(("An-", "Affirmative", "Cannot", "Exactly")), title
+    assert words[-1].casefold() not in {"deep", "for", "to", "address", "answer", "example"}, title
+    assert not any(w.startswith(("-", "/")) or w.endswith(("-", "/")) for w in words), title
+
+
+def test_a_name_written_as_math_is_read_as_the_name():
+    assert paper_name(UNTITLED + "We propose ${MorphKV}$, an inference-time technique for caches.").name == "MorphKV"
+    text = UNTITLED + (
+        "We propose ${\\textbf{A}}$daptive ${\\textbf{M}}$odality Token Re-Balan${\\textbf{C}}$ing "
+        "($\\texttt{AMC}$), a method for fusion."
+    )
+    assert paper_name(text).name == "AMC"
+
+
+def test_an_acronym_the_field_owns_is_not_the_name_even_after_a_verb():
+    gnn = ConceptMention("Graph Neural Networks", "vocabulary", ("graph neural network", "GNN"), ("GNN", "GNNs"), 3.0)
+    text = "Meshes matter for solvers. Our encoder trains a graph neural network (GNN) to place mesh points. Our GNN is fast."
+    assert paper_name(text, Extraction(concepts=(gnn,))).name is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Our framework extends latent diffusion models (LDMs) to implicit functions by replacing the decoder.",
+        "We formalize explanations extracted by popular models, referred to as Minimal Explanations (MEs), "
+        "and compare them with other notions.",
+    ],
+)
+def test_a_plural_acronym_is_a_class_of_things_unless_the_paper_introduces_it(text):
+    assert paper_name(UNTITLED + text).name is None
+    introduced = "We propose a family of flows called Ergodic Generative Flows (EGFs), which sample well."
+    assert paper_name(UNTITLED + introduced).name == "EGFs"
+
+
+def test_prior_work_named_after_namely_is_not_the_name_and_a_coined_kind_of_model_is():
+    text = UNTITLED + (
+        "Our analysis compares them to established notions, namely Prime Implicant explanations. "
+        "We propose Dual-Channel GNNs that combine a rule extractor with a standard network."
+    )
+    assert paper_name(text).name == "Dual-Channel GNNs"
+
+
+RL = ConceptMention("Reinforcement Learning", "vocabulary", ("reinforcement learning",), ("RL",), 4.0)
+LLMS = ConceptMention("Large Language Models", "vocabulary", ("large language models",), ("LLMs",), 5.0)
+
+
+def test_a_paper_stating_no_contribution_is_titled_by_concepts_as_its_text_joins_them():
+    text = ("Existing reinforcement learning methods for large language models rely on static prompt sets. "
+            "Prompts are sampled uniformly, which wastes compute.")
+    assert paper_name(text, Extraction(concepts=(RL, LLMS))).title == "Reinforcement learning methods for large language models"
+
+
+def test_two_concepts_are_never_glued_with_and():
+    text = "Prompting is popular. So are large language models. Reinforcement learning is popular too."
+    title = paper_name(text, Extraction(concepts=(RL, LLMS))).title
+    assert " and " not in title
+    assert title == "Large language models"  # the strongest concept, as written
+
+
+def test_a_keyphrase_that_ends_in_a_verb_or_a_participle_is_not_a_title():
+    verb = ConceptMention("feedback loop entrenches", "phrase", ("feedback loop entrenches",), (), 9.0)
+    participle = ConceptMention("heuristic prioritizing", "phrase", ("heuristic prioritizing",), (), 8.0)
+    noun = ConceptMention("variational posterior collapse", "phrase", ("variational posterior collapse",), (), 2.0)
+    text = ("Models learn from users. We hypothesize that this feedback loop entrenches the beliefs of users, "
+            "a heuristic prioritizing recency, and variational posterior collapse follows.")
+    assert paper_name(text, Extraction(concepts=(verb, participle, noun))).title == "Variational posterior collapse"
+
+
+def test_a_fallback_title_is_never_the_abstracts_opening_words():
+    first = ConceptMention("Detecting out-of-distribution examples", "phrase", ("Detecting out-of-distribution examples",),
+                           (), 9.0)
+    text = "Detecting out-of-distribution examples is important for safety. Results vary across settings."
+    assert not paper_name(text, Extraction(concepts=(first,))).title.startswith("Detecting out-of-distribution")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "title"),
+    [
+        # a noun in -ing is no place to cut (`agnostic | boosting`), a participle with its object is
+        ("We design a computationally efficient agnostic boosting algorithm that matches the sample complexity "
+         "of empirical risk minimization.", "Computationally efficient agnostic boosting algorithm"),
+        # a title cut right after a premodifier loses it (`for deep | learning ...`, `with probabilistic | reasoning`)
+        ("We propose a nonparametric interpretation for deep learning compatible modern Hopfield models and use it "
+         "widely.", "Nonparametric interpretation"),
+        ("We propose a simple method to augment existing OOD detectors with probabilistic reasoning, utilizing "
+         "Markov logic networks.", "Augmenting existing OOD detectors"),
+    ],
+)
+def test_a_title_is_never_cut_inside_a_noun_phrase(sentence, title):
+    assert paper_name(UNTITLED + sentence).title == title
+
+
+def test_a_title_is_never_cut_inside_a_suspended_hyphen():
+    sentence = ("We propose a provably secure sample- and communication-efficient alternating minimization algorithm "
+                "for partly decentralized federated learning.")
+    assert "sample" not in paper_name(UNTITLED + sentence).title
+
+
+def test_a_title_never_opens_with_using_the_tool_is_for_what_it_does():
+    assert paper_name(UNTITLED + "We propose using contrastive pretraining to detect label noise.").title == (
+        "Contrastive pretraining for detecting label noise")
+    long_tool = ("We propose using deep function learning techniques to parameterize nonlinear transformations in "
+                 "time encoding.")
+    assert not paper_name(UNTITLED + long_tool).title.startswith("Using")
+
+
+def test_a_backronym_spells_its_name_with_capitals_inside_words():
+    text = UNTITLED + ("To address this, we propose an offline method: Contrastive LeArning for ResolvIng Ambiguous "
+                       "Feedback (CLARIFY), which learns embeddings.")
+    result = paper_name(text)
+    assert result.name == "CLARIFY"
+    assert result.title == "CLARIFY — Contrastive LeArning for ResolvIng Ambiguous Feedback, an offline method which learns embeddings"
+
+
+def test_a_title_never_ends_with_an_adjective_that_follows_its_noun():
+    text = UNTITLED + "We relax the exogeneity and monotonicity assumptions prevalent in prior work."
+    assert paper_name(text).title == "Relaxing exogeneity and monotonicity assumptions"
+
+
+def test_a_bare_contribution_head_yields_to_what_the_paper_studies():
+    text = (UNTITLED + "This paper studies a harder problem — robust policy learning under concept drift, when only "
+            "the conditional distribution changes. We provide a doubly robust estimator, which is consistent.")
+    result = paper_name(text)
+    assert result.title == "Robust policy learning under concept drift"
+    assert result.gist.startswith("a doubly robust estimator"), "the gist still says what the paper contributes"
+
+
+def test_a_snake_case_repository_is_code_not_the_papers_name():
+    text = UNTITLED + "We align flow divergences during training. Code: https://github.com/someone/Flow_Div_Matching."
+    assert paper_name(text).name is None
+    assert paper_name(UNTITLED + "Code is at https://github.com/someone/VisionTS and VisionTS works.").name == "VisionTS"
+
+
+def test_a_title_case_name_after_we_call_is_the_name_when_it_holds_a_coined_word():
+    text = UNTITLED + "We develop an alternative algorithm we call Functional SAM, which regularizes curvature."
+    assert paper_name(text).name == "Functional SAM"
+    plain = UNTITLED + "We develop an alternative algorithm we call Functional Sharpness, which regularizes curvature."
+    assert paper_name(plain).name is None  # (no coined word: an ordinary phrase)
+
+
+def test_a_title_stops_before_by_and_a_gerund():
+    text = UNTITLED + "We design a layered estimation protocol by exploiting protocols for parametric estimation."
+    assert paper_name(text).title == "Layered estimation protocol"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name", "alias"),
+    [
+        ("We propose Verification Learning (VL), a framework that checks labels.", "Verification Learning", "VL"),
+        ("We present Audio Flamingo 2 (AF2), an audio-language model.", "Audio Flamingo 2", "AF2"),
+        ("We introduce Sketch-to-Mesh (S2M), a model that lifts drawings to meshes.", "Sketch-to-Mesh", "S2M"),
+    ],
+)
+def test_a_paper_is_known_by_its_long_form_when_its_acronym_is_two_letters_or_a_version(sentence, name, alias):
+    result = paper_name(UNTITLED + sentence)
+    assert result.name == name and alias in result.aliases
+    assert result.title.startswith(f"{name} — a")
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet=st.sampled_from(list("ab ()")), max_size=30))
+def test_parentheticals_go_as_the_parenthetical_pattern_removes_them(text):
+    from vaultsync.default_plugins.titles import _PARENTHETICAL
+    from vaultsync.default_plugins.topics import _without_brackets
+
+    assert _without_brackets(text) == _PARENTHETICAL.sub("", text)
+
+
+def test_a_keyphrase_opening_with_a_grading_word_is_a_phrase_in_passing():
+    graded = ConceptMention("arbitrary Bregman divergences", "phrase", ("arbitrary Bregman divergences",), (), 9.0)
+    attack = ConceptMention("Membership Inference Attacks", "vocabulary", ("membership inference attacks",), (), 3.0)
+    text = ("Models leak data. The analysis holds for arbitrary Bregman divergences, and membership inference "
+            "attacks exploit it.")
+    assert paper_name(text, Extraction(concepts=(graded, attack))).title == "Membership inference attacks"
+
+
+def test_a_title_never_ends_with_a_gerund_that_lost_its_object():
+    text = UNTITLED + "We propose a grammar-based approach to constructing a principled, compact representation of graphs."
+    assert not paper_name(text).title.endswith("constructing")
+
+
+def test_a_framework_to_study_x_is_titled_by_x():
+    text = UNTITLED + "We propose an analysis framework to study feature learning via the geometry of representations."
+    assert paper_name(text).title == "Feature learning via geometry of representations"
+
+
+def test_a_generic_result_yields_to_what_the_paper_studies():
+    text = UNTITLED + ("We provide guarantees for linear convergence based on the signal-to-noise ratio. We study "
+                       "theoretical guarantees of the expectation maximization algorithm for mixtures of experts.")
+    assert paper_name(text).title == "Theoretical guarantees of expectation maximization algorithm"
+
+
+def test_an_unnamed_thing_called_x_in_lower_case_is_titled_by_x():
+    text = UNTITLED + "We propose a new framework called detect-then-impute conformal prediction, which handles outliers."
+    assert paper_name(text).title.startswith("Detect-then-impute conformal prediction")

@@ -13,7 +13,7 @@ from vaultsync.records import text_id
 
 SEED = """Artículos de NeurIPS 2025
 
-We propose Réseau-Énergie, a graph neural network for molecular property prediction that improves accuracy over message passing baselines on three benchmarks with attention.
+We propose a Réseau-Énergie graph network for molecular property prediction that improves accuracy over message passing baselines on three benchmarks with attention.
 
 We introduce Café-Bench, a benchmark for evaluating large language models on multilingual reasoning tasks across twelve languages and three domains of expertise.
 """

@@ -21,9 +21,9 @@ that extend the main one (``AVI-Bench-PriSe``) become aliases; names of componen
 loss) do not, so they cannot capture links meant for concept notes. A version number right
 after a name belongs to it (``Llama-Guard 4``).
 
-Titles: ``name — what it is`` (the appositive, or ``name — Long Form, a ...``); unnamed papers
-get the object of their contribution sentence (``we propose a framework that exploits X`` ->
-``Framework exploiting X``), cut at a phrase boundary, without markup or long math.
+A plural acronym (``MEs``) is a class of things, a name only where its sentence says the paper
+introduces it. Titles: ``name — what it is``; unnamed papers get a descriptive title
+(``contribution.py``, else ``topics.py``).
 """
 
 from __future__ import annotations
@@ -33,10 +33,12 @@ from functools import lru_cache
 from typing import Iterator, NamedTuple
 
 from ..hookspecs import hookimpl
-from ..generic import is_generic, names_a_thing
-from ..records import Abstract, ConceptMention, Extraction, PaperName
-from .titles import (_ASCII_LOWER, _VERBS, NAME_WORDS, _capitalise, _sentence, clean_phrase, contribution_title,
-                     gist_of, opening_topic, plain_text, sentence_bounds, trim_phrase)
+from ..records import Abstract, Extraction, PaperName
+from .contribution import contribution_title
+from .long_forms import expands, from_initial, long_form
+from .titles import (_ASCII_LOWER, _VERBS, _WORDS, _sentence, clean_phrase,
+                     gist_of, plain_text, sentence_bounds)
+from .topics import topic_title
 
 
 _DASH = "\\-\u2010\u2011"
@@ -53,6 +55,8 @@ _CALLED = re.compile(
 # Every match of _CALLED holds one of these; nine in ten abstracts hold none, and nine substring
 # searches cost 60 % of the scan, which tries the pattern at every space.
 _CALLED_WORDS = ("name", "called", "we call", "dub", "termed", "we term", "coined", "denoted as", "referred to as")
+_ESTABLISHED = re.compile(r" (?:established|existing|standard|popular|well-known|widely used|classical|conventional|"
+                          r"prior|previous|traditional)\b")
 _PERSONAL = re.compile(rf" (?:we|our|this paper|this work) |{_VERBS}")
 _HEAD_NOUNS = (
     r"(?:framework|method|approach|model|benchmark|dataset|data set|algorithm|architecture|"
@@ -65,6 +69,11 @@ _TOKEN_AT = re.compile(rf"(?:\*\*|\*|__|_)?({_TOKEN})(?:\*\*|\*|__|_)?")
 _HEAD_AFTER = re.compile(rf" {_HEAD_NOUNS}\b", re.IGNORECASE)
 _PAREN_AFTER = re.compile(r" ?\(([^()]{3,120})\)")
 _LONG_THEN_ACRONYM = re.compile(rf"((?:[\w{_DASH}&'’]+ ){{0,9}}?[\w{_DASH}&'’]+) ?\(({_TOKEN})\)")
+# an acronym too short to tell a paper by (`VL`), one that abbreviates a version (`AF2`) or writes
+# `to` as 2 (`T2L`): the paper is known by its long form
+_SPELLED_OUT = re.compile(r"^[A-Z]{2}$|^[A-Z]+[0-9]+$|^[A-Z]+2[A-Z]+$")  # (`T2L`: `Text-to-LoRA`)
+_TITLE_CASE_NAME = re.compile(r"[A-Z][\w-]*(?: [A-Z][\w-]*){1,2}(?=[,.;:)]| \(|$)")
+_KIND_AFTER = re.compile(r" [A-Z][A-Z0-9]*[A-Z]s?(?=[\s,.;:)]|$)")
 _VERSION = re.compile(r" v?\d+(?:\.\d+)*[a-z]?(?=[,:;.)( ]|$)")
 _BOLD = re.compile(r"\*\*([^*]{2,60})\*\*")
 _MORE_NAME_WORDS = re.compile(r"(?: (?:[A-Z][\w\-\u2010\u2011]*|\d+(?:\.\d+)?)){1,2}(?=[,:( ])")
@@ -73,24 +82,9 @@ _PROPOSED = re.compile(r" (?:the proposed|our proposed|our new|our) ")
 _REPOSITORY = re.compile(r"(?:github\.com|gitlab\.com|huggingface\.co)/[\w.-]+/([\w.-]+)", re.IGNORECASE)
 _NUMBER_AND_LETTER = re.compile(r"\d+[A-Za-z]")
 _DASHES = re.compile(f"[{_DASH}]")
-
-_ARTICLES_AND_SOFT = {"a", "an", "the", "novel", "new", "simple", "first", "unified", "general"}
-_CONNECTORS = {
-    "a", "an", "the", "that", "which", "to", "for", "as", "with", "by", "in", "on", "via",
-    "using", "where", "whose", "wherein", "from", "into", "is", "are", "was", "can", "will",
-    "both", "together", "at", "within", "across", "through", "under", "over", "against", "of",
-}
-_NOT_LONG_FORMS = {
-    "to", "using", "that", "how", "with", "for", "on", "in", "of", "by", "via", "applying",
-    "leveraging", "adding", "combining", "extending", "training", "results", "experiments",
-}
+_CONNECTORS = _WORDS["name_connectors"]  # words after which a token stands as a name (`X for ...`)
 _BOLD_AT = re.compile(r"(\*\*?|__?)([^*_]{2,60}?)\1(?!\w)")
-_NOT_NAMES = {  # too common to be a paper's own name, or not names at all
-    "ai", "ml", "llm", "llms", "nlp", "gpu", "gpus", "cpu", "rl", "dl", "api", "sota", "usa",
-    "uk", "eu", "ii", "iii", "iv", "the", "this", "these", "those", "our", "we", "it", "its",
-    "here", "however", "moreover", "furthermore", "specifically", "finally", "first", "second",
-    "then", "new", "novel", "two", "three", "several", "both", "each", "such", "an", "in", "on",
-}
+_NOT_NAMES = _WORDS["not_names"]  # too common to be a paper's own name, or not names at all
 
 
 class _Candidate(NamedTuple):
@@ -137,51 +131,13 @@ def _follows_as_name(text: str, end: int, strength: int) -> bool:
     return word in _CONNECTORS or word.endswith(("ing", "ed")) or not word.isalpha()
 
 
-def _long_form(words: str) -> str:
-    parts = words.split()
-    while parts and parts[0].casefold() in _ARTICLES_AND_SOFT:
-        parts.pop(0)
-    return " ".join(parts)
-
-
-def _expands(long: str, name: str, strict: bool = True) -> bool:
-    """Whether ``long`` can spell out ``name``: each capital of the name is a word initial or a
-    capital of the long form (`Quantile-free Prediction Interval GNN` spells out `QpiGNN`);
-    not ``strict``: the name's first letter starts a word and nothing reads as a citation."""
-    words = long.split()
-    if not words or words[0].casefold() in _NOT_LONG_FORMS:
-        return False
-    initials = [part[:1].casefold() for part in re.split(f"[\\s{_DASH}]+", long) if part]
-    if not strict:
-        return name[:1].casefold() in initials and not re.search(r"\d{4}|et al|e\.g|i\.e", long)
-    letters = set(initials) | {c.casefold() for c in long if c.isupper()}
-    return all(c.casefold() in letters for c in name if c.isupper()) or _spelled_in_order(long, name)
-
-
-def _spelled_in_order(long: str, name: str) -> bool:
-    """Schwartz & Hearst's test: the name's letters and digits occur in the long form in order,
-    its first at the start of the long form's first word (`DiTAR` in `Diffusion Transformer
-    Autoregressive Modeling`)."""
-    chars = [c.casefold() for c in name if c.isalnum()]
-    text = long.casefold()
-    if not chars or not text.startswith(chars[0]):
-        return False
-    at = 1
-    for char in chars[1:]:
-        at = text.find(char, at)
-        if at < 0:
-            return False
-        at += 1
-    return True
-
-
 def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
     """The candidate, if any, whose name starts the object of an introducing verb at ``pos``."""
     window = text[pos:pos + 200]
     # (the pattern tries up to ten words, letter by letter, before it finds no parenthesis)
     pair = _LONG_THEN_ACRONYM.match(window) if "(" in window else None
     if pair and coined_strength(pair.group(2)) == 2:
-        long = _long_form(pair.group(1))
+        long = from_initial(long_form(pair.group(1)), pair.group(2))
         end = pos + pair.end()
         head = _HEAD_AFTER.match(text, end)
         if head:
@@ -190,7 +146,7 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
         # kernel clustering (MKC)` introduces a definition, not MKC
         starts = long[:1].casefold() == pair.group(2)[:1].casefold() or long[:1].isupper() or not re.search(
             r" (?:of|for|in|on|with|to|by|from) ", long)
-        if starts and _expands(long, pair.group(2)) and _follows_as_name(text, end, 2):
+        if starts and expands(long, pair.group(2)) and _follows_as_name(text, end, 2):
             yield _Candidate(rank, pos, pair.group(2), long, end)
             return
     offset = 4 if window.startswith("the ") else 1 if window.startswith("(") else 0
@@ -212,6 +168,10 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
             name, end = name + version.group(0), version.end()  # Llama-Guard 4
         bold = None
         emphasised = token.group(0).startswith(("*", "_"))
+    if not bold and strength == 2:  # `Dual-Channel GNNs`: a coined name for a kind of model the field names
+        kind = _KIND_AFTER.match(text, end)
+        if kind and _follows_as_name(text, kind.end(), 2):
+            name, end = name + kind.group(0), kind.end()
     if not bold and strength:
         more = _MORE_NAME_WORDS.match(text, end)
         if more and _follows_as_name(text, more.end(), 2) and text[more.end():more.end() + 4].startswith(
@@ -231,7 +191,7 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
         return
     paren = _PAREN_AFTER.match(text, end)
     long = None
-    if paren and len(paren.group(1).split()) >= 2 and _expands(paren.group(1), name, strict=False):
+    if paren and len(paren.group(1).split()) >= 2 and expands(paren.group(1), name, strict=False):
         long, end = paren.group(1).strip(), paren.end()
     yield _Candidate((rank if strength == 2 else rank + 1) - emphasised, pos, name, long, end)
 
@@ -243,20 +203,27 @@ def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[
         start, end = _sentence(bounds, match.start())
         appositive = _APPOSITIVE.search(low, match.end(), end + 1)
         if appositive:
-            before = text[appositive.start() - 1:appositive.end() - 1].strip(" ,")
+            before = text[appositive.start() - 1:appositive.end() - 1].strip(" ,:")
             for candidate in _after_intro(text, appositive.end() - 1, 1):
                 yield candidate._replace(before=before)
     for match in _CALLED.finditer(low) if any(map(low.__contains__, _CALLED_WORDS)) else ():
         start, _ = _sentence(bounds, match.start())
         personal = _PERSONAL.search(low, start, match.start() + 1)
         phrase = re.search(r"\b((?:a|an|the) [^,;:]{3,80}?),?$", text[start:match.start() - 1])
+        if _ESTABLISHED.search(low, max(start, match.start() - 60), match.start()):
+            continue  # `established notions of explanations, namely Prime Implicant`: prior work
+        found = False
         for candidate in _after_intro(text, match.end() - 1, 0 if personal else 2):
+            found = True
             yield candidate._replace(before=phrase.group(1) if phrase else "")
+        words = _TITLE_CASE_NAME.match(text, match.end() - 1) if not found and personal else None
+        if words and any(coined_strength(w) == 2 for w in words.group(0).split()):  # `we call Functional SAM, ...`
+            yield _Candidate(1, match.start(), words.group(0), None, words.end(), phrase.group(1) if phrase else "")
     position = low.find(" our ")
     while position >= 0:
         appositive = _APPOSITIVE.match(low, position + 1)
         if appositive:
-            before = text[position:appositive.end() - 1].strip(" ,")
+            before = text[position:appositive.end() - 1].strip(" ,:")
             for candidate in _after_intro(text, appositive.end() - 1, 1):
                 yield candidate._replace(before=before)
         position = low.find(" our ", position + 1)
@@ -286,7 +253,7 @@ def _repository_names(text: str) -> list[str]:
 def _named_by_repository(text: str, candidates: list[_Candidate]) -> list[_Candidate]:
     """The candidates, the one the code repository is named after first (rank 0); or, when the
     text names nothing else, the repository's name itself where the text uses it."""
-    names = {_fold(name): name for name in _repository_names(text) if coined_strength(name) == 2}
+    names = {_fold(name): name for name in _repository_names(text) if coined_strength(name) == 2 and "_" not in name}
     if not names:
         return candidates
     matched = [c._replace(rank=-2) for c in candidates if _fold(c.name) in names]
@@ -362,39 +329,6 @@ def _title(name: str, long: str | None, gist: str) -> str:
     return head + joiner + tail if tail else head
 
 
-_WE_SAY = re.compile(r"^(?:we|this paper|this work) (?:[a-z]+ ){0,2}?(?:show|find|prove|argue|observe|demonstrate)s? "
-                     r"(?:that )?", re.IGNORECASE)
-
-
-def _keyphrase_title(extraction: Extraction) -> str:
-    """A title for an abstract that states no contribution: its strongest keyphrase of two words
-    or more that holds a word of the field (`Pre-memorization train accuracy`)."""
-    for mention in sorted((m for m in extraction.concepts if m.kind == "phrase"), key=lambda m: -m.score):
-        surface = mention.surfaces[0] if mention.surfaces else mention.name
-        words = surface.split()
-        if 2 <= len(words) <= NAME_WORDS and len(surface) <= 60 and not re.search(r"\w[.,;:]\w", surface) \
-                and not is_generic(surface) and names_a_thing(surface):
-            return _capitalise(surface)
-    return ""
-
-
-def _terms_title(extraction: Extraction) -> str:
-    """A title for an abstract that states no contribution: its two strongest concepts the
-    vocabulary or an acronym definition vouches for, each once (not an acronym and its
-    expansion, not a concept and one inside it)."""
-    chosen: list[ConceptMention] = []
-    for mention in sorted(extraction.concepts, key=lambda m: -m.score):
-        if mention.kind not in ("vocabulary", "acronym"):
-            continue
-        words = {w for s in (mention.name, *mention.surfaces, *mention.aliases) for w in _fold(s).split()}
-        if any(words & {w for s in (c.name, *c.surfaces, *c.aliases) for w in _fold(s).split()} for c in chosen):
-            continue
-        chosen.append(mention)
-        if len(chosen) == 2:
-            break
-    return _capitalise(" and ".join(m.name for m in chosen)) if len(chosen) == 2 else ""
-
-
 def _known_spellings(extraction: Extraction) -> frozenset[str]:
     """Every spelling of the vocabulary concepts the abstract names, folded (see ``_known_concept``)."""
     return frozenset(_fold(spelling.rstrip("s")) for mention in extraction.concepts if mention.kind == "vocabulary"
@@ -404,6 +338,18 @@ def _known_spellings(extraction: Extraction) -> frozenset[str]:
 def _known_concept(name: str, known: frozenset[str]) -> bool:
     """Is ``name`` a concept the vocabulary knows (`MCTS`, `GNN`): prior work, not the paper's own?"""
     return _fold(name.rstrip("s")) in known
+
+
+_PLURAL_ACRONYM = re.compile(r"[A-Z][A-Z0-9-]*[A-Z0-9]s")
+
+
+def _class_of_things(candidate: _Candidate, low: str, bounds: list[tuple[int, int]]) -> bool:
+    """Is the candidate a plural acronym (`MEs`, `LDMs`) its sentence does not say the paper
+    introduces? A plural names a class of things the field has, not the paper's contribution."""
+    if not _PLURAL_ACRONYM.fullmatch(candidate.name):
+        return False
+    start, _ = _sentence(bounds, candidate.start)
+    return not _INTRO.search(low, start, candidate.start + 2)  # (``low`` is the text after a space)
 
 
 def _aliases(name: str, long: str | None, others: list[str], extraction: Extraction) -> tuple[str, ...]:
@@ -442,24 +388,25 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
     # (`Audio Flamingo 2 (AF2)` is not AlphaFold2)
     if candidates:
         known = _known_spellings(extraction)
-        candidates = [c for c in candidates if not _known_concept(c.name, known)
-                      or (c.long and not _known_concept(c.long, known))]
+        candidates = [c for c in candidates if (not _known_concept(c.name, known)
+                      or (c.long and not _known_concept(c.long, known))) and not _class_of_things(c, low, bounds)]
     if not candidates:
         title, gist = contribution_title(plain, low, bounds)
-        title = (title or _terms_title(extraction) or _keyphrase_title(extraction) or opening_topic(plain, bounds)
-                 or trim_phrase(_WE_SAY.sub("", gist), 60)
-                 or "Untitled abstract")
+        title = title or topic_title(plain, bounds, extraction)
         return PaperName(title=title, name=None, aliases=_aliases("", None, [], extraction), gist=gist)
     best = min(candidates, key=lambda c: (c.rank, c.start))
     base = next((c for c in candidates if c.rank <= 1 and _extends(best.name, c.name)), None)
     best = base or best  # `GRADEO`, not its variant `GRADEO-Instruct`
     long = best.long or _long_form_hint(best.name, extraction)
+    spelled = bool(long and _SPELLED_OUT.search(best.name) and len(long.split()) <= 4 and long[:1].isupper())
+    if spelled:  # `Verification Learning (VL)`, `Audio Flamingo 2 (AF2)`: the name, and the acronym an alias
+        best, long = best._replace(name=long), best.name
     extended = [c.name for c in candidates if c.rank <= 1 and best.name.casefold() in c.name.casefold()]
     gist = _gist(plain, best, bounds)
     if len(gist) < 20:  # `We call it X.`: say what it is from the contribution sentence
         gist = contribution_title(plain, low, bounds)[1] or gist
     return PaperName(
-        title=_title(best.name, long, gist),
+        title=_title(best.name, None if spelled else long, gist),
         name=best.name,
         aliases=_aliases(best.name, long, extended, extraction),
         gist=gist,

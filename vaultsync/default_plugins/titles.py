@@ -1,19 +1,38 @@
-"""Titles for untitled abstracts: the text cleaned of markup, phrases cut at a boundary, and a
-short descriptive title built from the sentence stating the paper's contribution.
+"""An abstract's text made fit for names and titles: markup turned into plain words, sentences
+found, phrases cut at a boundary, a gist of one clause, and the word lists the title rules share
+(``vaultsync/data/title_words.txt``). Descriptive titles are built in ``contribution.py`` (from
+the sentence stating the contribution) and ``topics.py`` (for an abstract that states none).
 """
 
 from __future__ import annotations
 
 import bisect
 import re
+from pathlib import Path
 
 from ..inline_html import html_to_markdown
 
 _VERBS = (
     r"(?:propos|introduc|present|develop|design|deriv|devis|buil[dt]|construct|creat|releas|"
-    r"curat|contribut|offer|establish|unveil|formulat|defin|put forward)[a-z]*"
+    r"curat|contribut|offer|establish|unveil|formulat|defin|put forward|outlin|advocat|collect|compil)[a-z]*"
 )
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _word_lists(path: Path) -> dict[str, frozenset[str]]:
+    """The word lists in ``path``: ``[name]`` starts one, then words, any number a line."""
+    lists: dict[str, set[str]] = {}
+    words: set[str] = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("["):
+            words = lists.setdefault(line.strip("[]"), set())
+        else:
+            words.update(line.split())
+    return {name: frozenset(found) for name, found in lists.items()}
+
+
+_WORDS = _word_lists(Path(__file__).resolve().parent.parent / "data" / "title_words.txt")
 
 
 def _sentence(bounds: list[tuple[int, int]], pos: int) -> tuple[int, int]:
@@ -50,22 +69,19 @@ _BREAKS = re.compile(
     r"between|among|against|beyond|toward|towards|within|inside|per|"
     r"yielding|enabling|leveraging|achieving|allowing|resulting|based)\b)"
 )
-_TRAILING_WORDS = {
-    "a", "an", "the", "of", "and", "or", "for", "to", "with", "in", "on", "by", "that", "which",
-    "as", "from", "into", "via", "its", "their", "our", "both", "while", "when", "where", "whose",
-    "is", "are", "can", "such", "together", "along", "also", "only", "even", "rather", "instead",
-    "it", "this", "these", "them", "they", "between", "among", "than", "no", "not",
-}
+_TRAILING_WORDS = _WORDS["trailing_words"]
 _TRAILING_PUNCTUATION = " ,;:.!?—–-"
 _CLAUSE_END = re.compile(
     r"; | [—–] |, (?:and|but|while|whereas|and then|and we|we) | and (?:we )?(?:prove|show|"
     r"demonstrate|propose|introduce|provide|derive|establish|present|evaluate|achieve|find|"
     r"validate|obtain|give|release|design|develop|analy[sz]e|study|discuss)\b"
 )
-_DANGLING = {"it", "this", "these", "them", "they", "we", "its", "their", "our"}
+_DANGLING = _WORDS["dangling"]
 
 
-_MATH_WORD = re.compile(r"\$((?:\\(?:text[a-z]*|mathrm|mathsf|mathtt)\{)?([A-Za-z][A-Za-z0-9-]{2,30})\}?)\$")
+# a name or a capital written as math: `$Morse$`, `${MorphKV}$`, `$\texttt{AMC}$`, `${\textbf{A}}$daptive`
+_MATH_WORD = re.compile(r"\$(\{?(?:\\(?:text[a-z]*|mathrm|mathsf|mathtt|mathbf)\{)?([A-Za-z][A-Za-z0-9-]{2,30}|[A-Z](?=\}*\$[a-z]))"
+                        r"\}?\}?)\$")
 
 
 def plain_text(text: str) -> str:
@@ -184,103 +200,21 @@ def clean_phrase(text: str, limit: int, strict: bool = False) -> str:
             text = text[:match.start()]  # one clause: `..., and show that ...` is another claim
             break
     return trim_phrase(text, limit, shortest=limit // 3, strict=strict)
-
-
-# Sentences that state what the paper contributes, most telling first: (pattern over the
-# lower-cased text, how the title reads its object). "object": the noun phrase is the title
-# (`we propose a framework for X` -> `Framework for X`); "topic": the same, for a paper that
-# studies something (`we study the convergence of X` -> `Convergence of X`); "action": the verb
-# becomes a gerund (`we rebalance the load across devices` -> `Rebalancing the load across devices`).
-_CONTRIBUTION = (
-    (re.compile(r" (?:this|our) position paper (?:[a-z]+ ){0,2}?(?:argues|advocates|contends|calls for|posits|claims|critiques|challenges|examines)"
-                r"(?: that)? "), "position"),
-    (re.compile(
-        rf" (?:we|this paper|this work|this article|this study|here we) (?:[a-z]+ ){{0,2}}?"
-        rf"(?:{_VERBS}|assembl[a-z]*|provid[a-z]*) (?:here )?(?=(?:a|an|the|two|three|several|new|novel|[a-z]+) )"
-    ), "object"),
-    (re.compile(
-        r" (?:this (?:paper|work|article|study|note)|we) (?:[a-z]+ ){0,1}?((?:address|stud(?:y|ies)|consider|tackle|"
-        r"investigate|examine|explore|analy[sz]e|focus(?:es)? on|revisit|characteri[sz]e|formali[sz]e)s?) "
-        r"(?!that |whether |why |when |how |what |if |it |this |these |such )"
-    ), "topic"),
-    (re.compile(
-        r" (?:our|the) (?:main |key |core |central )?(?:contribution|idea|foundation|focus) "
-        r"(?:of (?:our|this) (?:work|paper|approach) )?is "
-    ), "object"),
-    (re.compile(
-        r" we (?:also |further |then |first |here )?([a-z]{3,}[^sy ,.]|[a-z]{3,}y) (?=(?:a|an|the|[a-z]+) )"
-        r"(?!that |whether |why |when |how |what |if |it |this |these |such |them |to |on |in |with |for )"
-    ), "action"),
-)
-_RELATIVE_VERB = re.compile(r",? (?:that|which) ([a-z]{2,}[a-z]s)\b")
 _LEADING = re.compile(
     r"^(?:(?:a|an|the|two|three|several|novel|new|first|simple|simple yet effective|simple and effective|"
     r"general|generic|principled|rigorous|comprehensive|systematic|unified|efficient and effective|"
-    r"effective|practical|versatile|flexible|powerful|lightweight|scalable|yet)[, ]+)+", re.IGNORECASE)
-_NOT_A_TITLE_START = {
-    "how", "whether", "what", "why", "when", "that", "to", "both", "and", "or", "our", "its", "their",
-    "this", "these", "those", "it", "which", "if", "such", "we", "they", "them", "there", "here", "in",
-    "on", "of", "for", "by", "as", "from", "with", "upon", "about", "further", "also", "not", "only",
-}
-_REFERS_BACK = {"this", "these", "those", "such", "it", "its", "their", "them", "they", "aforementioned",
-                "above", "former", "latter", "said", "same", "our", "we", "us", "following", "here"}
+    r"effective|practical|versatile|flexible|powerful|lightweight|scalable|yet|(?<=, )and)[, ]+)+", re.IGNORECASE)
+_NOT_A_TITLE_START = _WORDS["not_a_title_start"]
 _TITLE_BREAKS = re.compile(
     r", | ?; | ?: | [—–] | (?=(?:that|which|where|while|whereby|whose|to|by|through|using|when|because|"
     r"thereby|thus|yielding|enabling|leveraging|achieving|allowing|resulting|showing|"
     r"demonstrating|and then|and (?:show|prove|demonstrate|evaluate|achieve)|across|based on|for|"
     r"with|via|in|on|under|from|without|beyond|against|between|among)\b)"
 )
-_GENERIC_TITLE_WORDS = {
-    "framework", "frameworks", "method", "methods", "approach", "approaches", "algorithm", "algorithms",
-    "model", "models", "technique", "techniques", "strategy", "strategies", "system", "analysis",
-    "study", "problem", "problems", "task", "tasks", "setting", "settings", "work", "paper", "results",
-    "way", "novel", "new", "simple", "effective", "efficient", "theoretical", "empirical", "general",
-    "direction", "directions", "aspect", "aspects", "perspective", "perspectives", "idea", "ideas", "notion",
-    "insight", "insights", "evidence", "suggestions", "understanding", "answer", "answers", "question",
-    "questions", "gap", "gaps", "results", "result", "findings", "lens", "a", "an", "the", "of", "and", "or",
-    "for", "to", "in", "on", "with", "by", "from", "two", "three", "several", "various", "key", "main",
-    "proposing", "presenting", "introducing", "exploring", "improving", "extending", "formulating",
-    "comparing", "identifying", "suggesting", "advocating", "combining", "using", "instantiating", "applying",
-}
 NAME_WORDS = 8
 NAME_CHARS = 60
 GIST_WORDS = 20
 GIST_CHARS = 120
-
-
-def _gerund(verb: str) -> str:
-    """``exploits`` -> ``exploiting``, ``uses`` -> ``using``, ``maps`` -> ``mapping``."""
-    return _gerund_of_base(verb[:-1])
-
-
-def _gerund_of_base(stem: str) -> str:
-    """``rebalance`` -> ``rebalancing``, ``map`` -> ``mapping``, ``study`` -> ``studying``."""
-    if stem.endswith("ie"):
-        return stem[:-2] + "ying"
-    if stem.endswith(("che", "she", "sse", "xe", "ze")):
-        return stem[:-1] + "ing"
-    if stem.endswith("e") and not stem.endswith(("ee", "ye", "oe")):
-        return stem[:-1] + "ing"
-    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem):
-        return stem + stem[-1] + "ing"
-    return stem + "ing"
-
-
-def _as_gerund(match: re.Match) -> str:
-    verb = match.group(1)
-    if verb.endswith(("ss", "us", "is", "ous")) or verb in ("has", "does", "was"):
-        return match.group(0)
-    return " " + _gerund(verb)
-
-
-def _third_person(verb: str) -> str:
-    if verb.endswith("s"):
-        return verb
-    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        return verb[:-1] + "ies"
-    if verb.endswith(("ss", "sh", "ch", "x", "z")):
-        return verb + "es"
-    return verb + "s"
 
 
 def _capitalise(text: str) -> str:
@@ -290,12 +224,7 @@ def _capitalise(text: str) -> str:
     return text[0].upper() + text[1:]
 
 
-_LOOSE_ENDS = {"under", "over", "about", "through", "across", "using", "based", "upon", "within", "without",
-               "at", "against", "toward", "towards", "around", "like", "unlike", "per", "versus", "vs",
-               "leveraging", "including", "involving", "exploiting", "enabling", "allowing", "achieving",
-               "yielding", "following", "resulting", "considering", "building", "given", "where", "who",
-               "accounting", "relying", "depending", "focusing", "leading", "aiming", "seeking", "utilizing",
-               "utilising", "employing", "combining", "integrating", "incorporating", "applying", "adopting"}
+_LOOSE_ENDS = _WORDS["loose_ends"]
 
 
 def _strip_loose_end(text: str) -> str:
@@ -306,55 +235,10 @@ def _strip_loose_end(text: str) -> str:
         head, _, last = text.rpartition(" ")
         word = last.casefold()
         participle = word.endswith("ed") and len(word) > 4 and word.isalpha() and not word.endswith("eed")
-        if not head or not (word in _LOOSE_ENDS or participle or word.endswith("ly") and word.isalpha()):
+        purpose = head.endswith(" to") and word.isalpha() and not word.endswith("ing") and word[-2:] != "es"  # `to address`
+        if not head or not (word in _LOOSE_ENDS or participle or purpose or word.endswith("ly") and word.isalpha()):
             return text
         text = head
-
-
-_FILLER_OF = re.compile(
-    r"\b(?:the |a )?(?:problems?|task|setting|case|question|challenge|issue|class|family|notion) of (?:the )?",
-    re.IGNORECASE)
-_CLAUSE = re.compile(r", | ?; | ?: | [—–] | (?:that|which|where|whereby|whose|who|while|when|because|thus|thereby) |"
-                     r" and (?:we )?(?:show|prove|demonstrate|find|establish|evaluate|achieve|propose)\b")
-# where a title may be cut: before a preposition (never `of`: `levels | of collaboration` needs it)
-# or a participle (`a dataset of peer reviews | simulating ...`)
-_PREPOSITION = re.compile(
-    r" (?=(?:for|in|on|with|via|under|from|across|without|between|among|through|by|using|based on|to|into|"
-    r"over|beyond|against|towards?|within|as)\b|[a-z]+ing\b)")
-_GENERIC_HEAD = re.compile(
-    r"^(?:(?:theoretical|analysis|learning|unified|general|new|novel|simple|efficient|effective|rigorous) )?"
-    r"(?:framework|method|approach|algorithm|technique|procedure|model|system|theory|paradigm|strategy|scheme|"
-    r"pipeline|mechanism|tool|way|solution)s? (?:(?:to|that|which) )?(?=[a-z]+)", re.IGNORECASE)
-
-
-_INNER_ARTICLE = re.compile(r" (?:the|a|an) (?=\w)")
-
-
-_MODALS = frozenset({"can", "could", "may", "might", "will", "would", "shall", "should", "must"})
-
-
-def _core(phrase: str) -> str:
-    """The phrase up to its first clause boundary (a comma, `that`, `which`, `where`, ...)."""
-    match = _CLAUSE.search(phrase)
-    return phrase[:match.start()] if match else phrase
-
-
-def short_phrase(text: str, words: int = NAME_WORDS, chars: int = NAME_CHARS) -> str:
-    """``text`` as a noun phrase of at most ``words`` words and ``chars`` characters: cut at its first
-    clause boundary, then at the last preposition that keeps it short (a participle whose
-    complement was cut goes with it: `accounting | for ...`); ``""`` when that leaves fewer than
-    two words."""
-    text = _strip_loose_end(_core(text.split("…")[0]).strip())
-    if len(text) <= chars and len(text.split()) <= words:
-        return text if len(text.split()) >= 2 else ""
-    best = ""
-    for match in _PREPOSITION.finditer(text):
-        head = _strip_loose_end(text[:match.start()])  # (`a problem accounting | for delays`: a loose end)
-        if len(head) > chars or len(head.split()) > words:
-            break
-        if len(head.split()) >= 2 and not head.count('"') % 2:
-            best = head
-    return best
 
 
 def _cut_at_word(text: str, words: int, chars: int) -> str:
@@ -366,124 +250,13 @@ def _cut_at_word(text: str, words: int, chars: int) -> str:
     return " ".join(kept)
 
 
-def _technical(words: list[str]) -> bool:
-    """Does the phrase hold a word that only a field uses (rare in general English, an acronym)?"""
+def _technical(words: list[str], rare: float = 3.6) -> bool:
+    """Does the phrase hold a word that only a field uses (rarer than ``rare`` in general English
+    on wordfreq's Zipf scale, an acronym)?"""
     from ..generic import word_commonness  # (wordfreq's tables load on first use)
 
     return any(any(c.isupper() for c in w[1:]) or any(c.isdigit() for c in w)
-               or word_commonness(w.casefold().strip(",.;:")) < 3.6 for w in words if w.isascii())
-
-
-def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> str:
-    """A short descriptive title from the words after a contribution verb, or ``""``; ``at_word``:
-    cut at a word when no phrase boundary leaves it short enough."""
-    if reads == "position":  # ICML's convention: `Position: graph learning will lose relevance`
-        claim = _cut_at_word(_core(phrase.split("…")[0]), 10, 70)
-        return f"Position: {_capitalise(_strip_loose_end(claim))}" if len(claim.split()) >= 3 else ""
-    if reads == "action":
-        if verb in _NOT_ACTIONS or verb.endswith(("ly", "ed")):
-            return ""
-        phrase = f"{_gerund_of_base(verb)} {phrase}"
-    else:
-        phrase = _RELATIVE_VERB.sub(_as_gerund, phrase, count=1)
-        phrase = _LEADING.sub("", phrase)
-    phrase = _FILLER_OF.sub("", phrase)
-    phrase = _INNER_ARTICLE.sub(" ", phrase)  # titles drop articles: `Hitting times of SGD`, not `the ...`
-    generic = _GENERIC_HEAD.match(phrase)
-    if generic:  # `an approach enhancing conformal prediction` -> `Enhancing conformal prediction`
-        rest = phrase[generic.end():]
-        first = rest.split(" ", 1)[0]
-        if first.endswith("ing") and first not in _LOOSE_ENDS:
-            phrase = rest
-        elif generic.group(0).rstrip().endswith(("to", "that", "which")) and first.isalpha() \
-                and not first.endswith("ly"):
-            rest_words = rest.split(" ", 1)
-            if first in _MODALS and len(rest_words) == 2:  # `an algorithm that can falsify X` -> `Falsifying X`
-                first, rest_words = rest_words[1].split(" ", 1)[0], rest_words[1].split(" ", 1)
-            verb = _gerund_of_base(first) if generic.group(0).rstrip().endswith(("to", "can")) or first not in \
-                _NOT_ACTIONS and not first.endswith("s") else _gerund(first) if first.endswith("s") else first
-            phrase = f"{verb} {rest_words[1] if len(rest_words) == 2 else ''}"
-    words = phrase.split()
-    if not words or words[0].casefold() in _NOT_A_TITLE_START:
-        return ""
-    title = short_phrase(phrase)
-    if not title and at_word:
-        title = _strip_loose_end(_cut_at_word(_core(phrase.split("…")[0]), NAME_WORDS, NAME_CHARS))
-    kept = [w.strip(",.;:").casefold() for w in title.split()]
-    if len(kept) < 2 or _REFERS_BACK.intersection(kept) or all(w in _GENERIC_TITLE_WORDS for w in kept) \
-            or not (_technical(title.split()) or len(kept) >= 3 and sum(w not in _GENERIC_TITLE_WORDS for w in kept) >= 2):
-        return ""
-    return _capitalise(title)
-
-
-_NOT_ACTIONS = {
-    "show", "find", "demonstrate", "prove", "argue", "observe", "note", "believe", "hope", "conclude",
-    "discover", "reveal", "confirm", "verify", "validate", "evaluate", "conduct", "perform", "achieve",
-    "obtain", "report", "use", "employ", "adopt", "apply", "utilize", "leverage", "provide", "make",
-    "take", "give", "can", "could", "may", "might", "will", "would", "should", "must", "are", "were",
-    "have", "had", "also", "further", "then", "first", "here", "thus", "therefore", "instead", "empirically",
-    "theoretically", "experimentally", "consider", "call", "refer", "term", "name", "dub", "need", "want",
-    "aim", "seek", "attempt", "try", "begin", "start", "focus", "highlight", "emphasize", "outline",
-    "propose", "present", "introduce", "develop", "design", "derive", "build", "construct", "create",
-    "release", "offer", "establish", "formulate", "define", "compare", "contrast", "suggest", "advocate",
-    "identify", "explore", "extend", "combine", "instantiate", "approach", "argue", "posit", "call",
-    "either", "both", "still", "now", "thus", "hence", "therefore", "however", "not", "only", "all",
-}
-
-
-def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tuple[str, str]:
-    """(title, gist) of a paper that names nothing, from the sentence stating its contribution:
-    ``we propose a framework that exploits X`` -> ``Framework exploiting X``; ``we study the
-    convergence of X`` -> ``Convergence of X``; ``we rebalance the load across devices`` ->
-    ``Rebalancing the load across devices``. The title is a noun phrase of at most 8 words and 60
-    characters, never a clause that needs its sentence (`these issues`) and never the abstract's
-    opening words; the gist is one clause of at most 20 words. When no sentence states a
-    contribution, the title is the paper's strongest terms (``""`` when it has none)."""
-    cut_short: tuple[str, str] | None = None  # a title cut at a word: better than none
-    for pattern, reads in _CONTRIBUTION:
-        for match in pattern.finditer(low):
-            _, end = _sentence(bounds, match.end() - 1)
-            phrase = clean_phrase(text[match.end() - 1:end], 400)
-            verb = match.group(1) if pattern.groups else ""
-            said = f"{_third_person(verb)} {phrase}" if verb else phrase
-            title = _title_from(phrase, reads, verb)
-            if title:
-                return title, gist_of(said)
-            if cut_short is None and reads == "object":
-                title = _title_from(phrase, reads, verb, at_word=True)
-                cut_short = (title, gist_of(said)) if title else None
-    if cut_short:
-        return cut_short
-    sentences = [text[start:end] for start, end in bounds[:3]] or [text]
-    return "", gist_of(clean_phrase(sentences[0], 400))
-
-
-def opening_topic(text: str, bounds: list[tuple[int, int]]) -> str:
-    """The topic the opening sentence states, as a title (see ``_topic_of``), or ``""``."""
-    start, end = bounds[0] if bounds else (0, len(text))
-    return _topic_of(clean_phrase(text[start:end], 400))
-
-
-_TOPIC_VERB = re.compile(
-    r" (?:is|are|was|were|has|have|had|can|could|may|might|will|would|must|should|remains?|plays?|poses?|"
-    r"provides?|offers?|enables?|requires?|faces?|suffers?|relies|rely|aims?|seeks?|involves?|allows?|"
-    r"has become|have become|addresses|address|constitutes?|refers?|shows?|achieves?|demonstrates?)\b")
-_NOT_A_TOPIC_START = _NOT_A_TITLE_START | {"while", "although", "though", "despite", "recent", "recently",
-                                           "existing", "current", "many", "most", "several", "since"}
-
-
-def _topic_of(sentence: str) -> str:
-    """The subject of an opening sentence that states a topic (`Strategic classification
-    addresses ...` -> `Strategic classification`), or ``""``."""
-    verb = _TOPIC_VERB.search(sentence)
-    if not verb:
-        return ""
-    subject = _LEADING.sub("", sentence[:verb.start()]).strip(" ,")
-    words = subject.split()
-    if not 2 <= len(words) <= 6 or words[0].casefold() in _NOT_A_TOPIC_START or "," in subject \
-            or not _technical(words):
-        return ""
-    return _capitalise(subject)
+               or word_commonness(w.casefold().strip(",.;:")) < rare for w in words if w.isascii())
 
 
 def gist_of(phrase: str) -> str:

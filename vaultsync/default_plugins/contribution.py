@@ -1,0 +1,343 @@
+"""Descriptive titles for papers that name nothing, from the sentence stating the contribution:
+``we propose a framework that exploits X`` -> ``Framework exploiting X``; ``we study the
+convergence of X`` -> ``Convergence of X``; ``we use X to study Y`` -> ``X for studying Y``."""
+
+from __future__ import annotations
+
+import re
+
+from .titles import (_LEADING, _LOOSE_ENDS, _NOT_A_TITLE_START, _VERBS, _WORDS, NAME_CHARS, NAME_WORDS, _capitalise,
+                     _cut_at_word, _sentence, _strip_loose_end, _technical, clean_phrase, gist_of)
+
+
+# Sentences that state what the paper contributes, most telling first: (pattern over the
+# lower-cased text, how the title reads its object). "object": the noun phrase is the title
+# (`we propose a framework for X` -> `Framework for X`); "topic": the same, for a paper that
+# studies something (`we study the convergence of X` -> `Convergence of X`); "action": the verb
+# becomes a gerund (`we rebalance the load across devices` -> `Rebalancing the load across devices`).
+_CONTRIBUTION = (
+    (re.compile(r" (?:this|our) position paper (?:[a-z]+ ){0,2}?(?:argues|advocates|contends|calls for|posits|claims|critiques|challenges|examines)"
+                r"(?: that)? "), "position", ("position paper",)),
+    (re.compile(
+        rf" (?:we|this paper|this work|this article|this study|here we) (?:[a-z]+,? ){{0,4}}?"
+        rf"(?:{_VERBS}|assembl[a-z]*|provid[a-z]*) (?:here )?(?=(?:a|an|the|two|three|several|new|novel|[a-z]+) )"
+    ), "object", ()),
+    (re.compile(  # `we use X to study Y` -> `X for studying Y`
+        r" we (?:[a-z]+ly )?(?:use|apply|leverage|employ|exploit|utili[sz]e) (?=(?:a|an|the|[a-z-]+) [^.;]{3,80}? to [a-z]{3,} )"
+    ), "use", (" use ", " apply ", " leverage ", " employ ", " exploit ", " utili")),
+    (re.compile(
+        r" (?:this (?:paper|work|article|study|note)|we) (?:[a-z]+ ){0,1}?((?:address|stud(?:y|ies)|consider|tackle|"
+        r"investigate|examine|explore|analy[sz]e|focus(?:es)? on|revisit|characteri[sz]e|formali[sz]e|extend)s?) "
+        r"(?!that |whether |why |when |how |what |if |it |this |these |such )"
+    ), "topic", ()),
+    (re.compile(  # `we conduct the first comprehensive investigation into X` -> `X`
+        r" (?:we|this paper|this work|this study) (?:[a-z]+ ){1,3}?(?:an?|the) (?:[a-z-]+ ){0,3}?"
+        r"(?:study|analysis|investigation|examination|evaluation|characteri[sz]ation) (?:of|into|on) "
+    ), "topic", ("study o", "analysis o", "investigation", "examination", "evaluation o", "characteri")),
+    (re.compile(
+        r" (?:our|the) (?:main |key |core |central )?(?:contribution|idea|foundation|focus) "
+        r"(?:of (?:our|this) (?:work|paper|approach) )?is "
+    ), "object", ("contribution", " idea ", "foundation", "focus")),
+    (re.compile(
+        r" we (?:also |further |then |first |here |[a-z]{3,}ly )?([a-z]{3,}[^sy ,.]|[a-z]{3,}y) (?=(?:a|an|the|[a-z]+) )"
+        r"(?!that |whether |why |when |how |what |if |it |this |these |such |them |to |on |in |with |for )"
+    ), "action", ()),
+)
+_RELATIVE_VERB = re.compile(r",? (?:that|which) ([a-z]{2,}[a-z]s)\b(?: and ([a-z]{2,}[a-z]s)\b)?")
+_REFERS_BACK = _WORDS["refers_back"]
+_GENERIC_TITLE_WORDS = _WORDS["generic_title_words"]
+
+
+def _gerund(verb: str) -> str:
+    """``exploits`` -> ``exploiting``, ``uses`` -> ``using``, ``maps`` -> ``mapping``."""
+    return _gerund_of_base(verb[:-1])
+
+
+def _gerund_of_base(stem: str) -> str:
+    """``rebalance`` -> ``rebalancing``, ``map`` -> ``mapping``, ``study`` -> ``studying``."""
+    if stem.endswith("ie"):
+        return stem[:-2] + "ying"
+    if stem.endswith(("che", "she", "sse", "xe", "ze")):
+        return stem[:-1] + "ing"
+    if stem.endswith("e") and not stem.endswith(("ee", "ye", "oe")):
+        return stem[:-1] + "ing"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem):
+        return stem + stem[-1] + "ing"
+    return stem + "ing"
+
+
+def _as_gerund(match: re.Match) -> str:
+    verb = match.group(1)
+    if verb.endswith(("ss", "us", "is", "ous")) or verb in ("has", "does", "was", "models", "features", "needs"):
+        return match.group(0)
+    return " " + _gerund(verb) + (f" and {_gerund(match.group(2))}" if match.group(2) else "")
+
+
+def _third_person(verb: str) -> str:
+    if verb.endswith("s"):
+        return verb
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    if verb.endswith(("ss", "sh", "ch", "x", "z")):
+        return verb + "es"
+    return verb + "s"
+
+
+_FILLER_OF = re.compile(
+    r"\b(?:the |a )?(?:problems?|task|setting|case|question|challenge|issue|class|family|notion) of (?:the )?",
+    re.IGNORECASE)
+_CLAUSE = re.compile(r", | ?; | ?: | ?[—–] ?| (?:that|which|where|whereby|whose|who|while|when|because|thus|thereby) |"
+                     r" and (?:we )?(?:show|prove|demonstrate|find|establish|evaluate|achieve|propose)\b| by (?=[a-z]+ing\b)")
+# where a title may be cut: before a preposition (never `of`: `levels | of collaboration` needs it)
+# or a participle (`a dataset of peer reviews | simulating ...`), never a noun in -ing (`deep | learning`,
+# but `an algorithm | matching the ...`)
+_PREPOSITION = re.compile(
+    r" (?=(?:for|in|on|with|via|under|from|across|without|between|among|through|by|using|based on|to|into|"
+    r"over|beyond|against|towards?|within|as)\b|(?=[a-z]+ing\b)(?!(?:" + "|".join(sorted(_WORDS["nominal_ing"])) +
+    r")\b(?! (?:the|a|an|its|their|this|these|each|all)\b)))")
+_GENERIC_HEAD = re.compile(
+    r"^(?:(?:theoretical|analysis|learning|unified|general|new|novel|simple|efficient|effective|rigorous) )?"
+    r"(?:framework|method|approach|algorithm|technique|procedure|model|system|theory|paradigm|strategy|scheme|"
+    r"pipeline|mechanism|tool|way|solution)s? (?:(?:to|that|which) )?(?=[a-z]+)", re.IGNORECASE)
+
+
+_INNER_ARTICLE = re.compile(r" (?:the|a|an) (?=\w)")
+
+
+_MODALS = frozenset({"can", "could", "may", "might", "will", "would", "shall", "should", "must"})
+
+
+def _core(phrase: str) -> str:
+    """The phrase up to its first clause boundary (a comma, `that`, `which`, `where`, ...)."""
+    match = _CLAUSE.search(phrase)
+    return phrase[:match.start()] if match else phrase
+
+
+def _strip_modifier_end(text: str) -> str:
+    """Without a loose end (see ``_strip_loose_end``) or a premodifier its noun was cut from
+    (`detectors with probabilistic | reasoning`, `analysis of HDM using online | learning`);
+    ``""`` for a cut inside a suspended hyphen (`sample- and communication-efficient | ...`)."""
+    if "-" in text and _SUSPENDED.search(text):
+        return ""
+    while True:
+        text = _strip_loose_end(text)
+        head, _, last = text.rpartition(" ")
+        before = head.rpartition(" ")[2]  # `framework characterizing`, `approach to constructing`: no object
+        participle = last.endswith("ing") and (before in _GENERIC_TITLE_WORDS or before in ("to", "for", "of", "by")
+                                               and last not in _WORDS["nominal_ing"])
+        if not head or last not in _PREMODIFIERS and not ("-" in last and _COMPOUND_ADJECTIVE.search(last)) \
+                and not participle:
+            return text
+        text = head
+
+
+_PREMODIFIERS = _WORDS["premodifiers"]
+_SUSPENDED = re.compile(r"\w- (?:and|or)(?: [\w-]+)?\s*$|\w-\s*$")
+_COMPOUND_ADJECTIVE = re.compile(r"-(?:based|aware|free|specific|driven|guided|efficient|agnostic|order|level|dependent|"
+                                 r"independent|like|wise|informed|constrained|augmented|conditioned)$")
+
+
+def short_phrase(text: str, words: int = NAME_WORDS, chars: int = NAME_CHARS) -> str:
+    """``text`` as a noun phrase of at most ``words`` words and ``chars`` characters: cut at its first
+    clause boundary, then at the last preposition that keeps it short (a participle whose
+    complement was cut goes with it: `accounting | for ...`); ``""`` when that leaves fewer than
+    two words."""
+    text = _strip_modifier_end(_core(text.split("…")[0]).strip())
+    lean = _INNER_ARTICLE.sub(" ", text)  # titles drop articles: `Hitting times of SGD`, not `the ...`
+    if len(lean) <= chars and len(lean.split()) <= words:
+        return lean if len(lean.split()) >= 2 else ""
+    best = ""
+    for match in _PREPOSITION.finditer(text):  # (cut where the articles still tell a participle: `matching the`)
+        head = _strip_modifier_end(text[:match.start()])  # (`accounting | for`: a loose end)
+        articles = head.count(" the ") + head.count(" a ") + head.count(" an ")
+        size = len(head) - 4 * head.count(" the ") - 2 * head.count(" a ") - 3 * head.count(" an ")
+        if size > chars or len(head.split()) - articles > words:
+            break
+        if len(head.split()) - articles >= 2 and not head.count('"') % 2:
+            best = head
+    return _INNER_ARTICLE.sub(" ", best) if best else ""
+
+
+def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> str:
+    """A short descriptive title from the words after a contribution verb, or ``""``; ``at_word``:
+    cut at a word when no phrase boundary leaves it short enough."""
+    if reads == "position":  # ICML's convention: `Position: graph learning will lose relevance`
+        claim = _cut_at_word(_core(phrase.split("…")[0]), 10, 70)
+        return f"Position: {_capitalise(_strip_loose_end(claim))}" if len(claim.split()) >= 3 else ""
+    if reads == "use":
+        return _tool_for(phrase)
+    used = phrase.split(" ", 1)
+    if used[0].removesuffix("ing") + "e" in _USE_VERBS or used[0] in ("using", "applying", "employing", "utilizing"):
+        return _tool_for(used[1]) if len(used) == 2 else ""  # `we propose using X to Y`: never `Using X`
+    if reads == "topic" and verb.startswith("extend"):  # `we extend X to dynamic settings` -> `X for ...`
+        phrase = phrase.replace(" to ", " for ", 1)
+    if reads == "action":
+        if verb in _NOT_ACTIONS or verb.endswith(("ly", "ed")):
+            return ""
+        phrase = f"{_gerund_of_base(verb)} {phrase}"
+    else:
+        phrase = _reshaped(_LEADING.sub("", phrase))
+    named = _NAMED_AFTER.match(phrase)  # `a more nuanced problem — robust policy learning under X` -> what it names
+    phrase = named.group(1) if named else phrase
+    phrase = _FILLER_OF.sub("", phrase) if " of " in phrase else phrase
+    generic = _GENERIC_HEAD.match(phrase)
+    if generic:  # `an approach enhancing conformal prediction` -> `Enhancing conformal prediction`
+        rest = phrase[generic.end():]
+        first = rest.split(" ", 1)[0]
+        if first.endswith("ing") and first not in _LOOSE_ENDS:
+            phrase = rest
+        elif generic.group(0).rstrip().endswith(("to", "that", "which")) and first.isalpha() \
+                and not first.endswith("ly"):
+            rest_words = rest.split(" ", 1)
+            if first in _MODALS and len(rest_words) == 2:  # `an algorithm that can falsify X` -> `Falsifying X`
+                first, rest_words = rest_words[1].split(" ", 1)[0], rest_words[1].split(" ", 1)
+            if first.rstrip("s") in _USE_VERBS and len(rest_words) == 2 and " to " in rest_words[1]:
+                return _tool_for(rest_words[1])  # `methods that leverage X to predict Y` -> `X for predicting Y`
+            study = first.rstrip("s") in _STUDY_VERBS and len(rest_words) == 2  # `a framework to study X` -> `X`
+            verb = "" if study else _gerund_of_base(first) if generic.group(0).rstrip().endswith(("to", "can")) or first not in \
+                _NOT_ACTIONS and not first.endswith("s") else _gerund(first) if first.endswith("s") else first
+            phrase = f"{verb} {rest_words[1] if len(rest_words) == 2 else ''}".lstrip()
+    words = phrase.split()
+    if not words or words[0].casefold() in _NOT_A_TITLE_START:
+        return ""
+    title = short_phrase(phrase)
+    if not title and at_word:
+        cut = _strip_modifier_end(_cut_at_word(_core(phrase.split("…")[0]), NAME_WORDS, NAME_CHARS))
+        following = phrase[len(cut):].split(maxsplit=1)
+        if following and not _BOUNDARY.match(following[0]):
+            return ""  # (a cut inside a noun phrase: `a framework for deep | networks`)
+        title = _INNER_ARTICLE.sub(" ", cut)
+    elif title and len(title) < len(_core(phrase)) and not _PREPOSITION.search(title) and " of " not in title:
+        title = _with_complement(phrase, title)  # `Sandbox suite` -> `Sandbox suite for data-model co-development`
+    kept = [w.strip(",.;:").casefold() for w in title.split()]
+    if len(kept) < 2 or _REFERS_BACK.intersection(kept) or all(w in _GENERIC_TITLE_WORDS for w in kept) \
+            or _vague(title.split()) or any(_GLUED.search(w) for w in kept) \
+            or not (_technical(title.split()) or len(kept) >= 3 and sum(w not in _GENERIC_TITLE_WORDS for w in kept) >= 2):
+        return ""
+    return _capitalise(title)
+
+
+_NOT_ACTIONS = _WORDS["not_actions"]
+_VAGUE_HEADS = _WORDS["vague_heads"]
+_PURPOSE = re.compile(r" (?:(?:specifically|particularly|explicitly) )?(?:tailored|designed|developed|intended|suited|"
+                      r"dedicated|built|crafted|customi[sz]ed|speciali[sz]ed) (?:for(?= )|to (?:[a-z]+ly )?([a-z]{3,})(?= ))")
+_MODAL_RELATIVE = re.compile(r",? (?:that|which) (?:can|could|may|will) (?!be |not |also |only |then |both |further )([a-z]{3,})\b"
+                             r"(?: and ([a-z]{3,})\b)?")
+_BOUNDARY = re.compile(r"(?:for|in|on|with|via|under|from|across|without|between|among|through|by|using|to|into|over|that|"
+                       r"which|where|whose|while|as|and|or)$|[,;:(—–]")
+_GLUED = re.compile(r"^(?:an?|the)-|^[-/]|[-/]$")  # debris of math a title cannot show: `an-DP`, `ratio of ρ/`
+
+
+_CALLED_HEAD = re.compile(r"(?:[\w-]+ ){1,4}?(?:called|named|dubbed|termed) (?=[\w-]+ [\w-]+)")
+_AND_VERB = re.compile(rf"^and (?:[a-z]+ly )?{_VERBS} (?=[a-z-]+ )")
+_TO_VERB = re.compile(r"to ([a-z]{3,}) ")
+
+
+def _reshaped(phrase: str) -> str:
+    """The object of a contribution verb read as a title: `to speed up X` -> `speeding up X`; `a
+    framework that exploits X` / `that can exploit X` -> `framework exploiting X`; `a suite
+    tailored for X` -> `suite for X`; `designed to detect X` -> `for detecting X`."""
+    called = _CALLED_HEAD.match(phrase)  # `a framework called detect-then-impute conformal prediction` -> what it is called
+    if called:
+        phrase = phrase[called.end():]
+    if phrase.startswith("and "):  # `we formulate and design X`
+        phrase = _AND_VERB.sub("", phrase)
+    to_verb = _TO_VERB.match(phrase)
+    if to_verb and to_verb.group(1) not in _NOT_ACTIONS | _MODALS | _NOT_A_TITLE_START:
+        phrase = f"{_gerund_of_base(to_verb.group(1))} {phrase[to_verb.end():]}"
+    if " that " in phrase or " which " in phrase:
+        phrase = _MODAL_RELATIVE.sub(lambda m: " " + " and ".join(_gerund_of_base(v) for v in m.groups() if v), phrase,
+                                     count=1)
+        phrase = _RELATIVE_VERB.sub(_as_gerund, phrase, count=1)
+    if "ed for " not in phrase and "ed to " not in phrase and "built " not in phrase:
+        return phrase
+    return _PURPOSE.sub(lambda m: " for" + (f" {_gerund_of_base(m.group(1))}" if m.group(1) else ""), phrase, count=1)
+
+
+def _vague(words: list[str]) -> bool:
+    """Is the title's head noun (before its first preposition, else its last word) one that says
+    nothing alone (`answer`, `set`, `limit`), with no technical word before it (`Affirmative
+    answer`, but not `Hardmax limit of ...`)?"""
+    at = next((i for i, word in enumerate(words) if i and word in _HEAD_ENDS), len(words)) - 1
+    return words[at].casefold() in _VAGUE_HEADS and not _technical([w for w in words[:at] if not w.endswith("ing")], rare=3.0)
+
+
+_HEAD_ENDS = frozenset({"of", "for", "in", "on", "with", "between", "to", "across", "under", "via", "from", "among"})
+
+
+_USE_VERBS = frozenset({"use", "apply", "leverage", "employ", "exploit", "utilize", "utilise"})
+
+
+def _tool_for(phrase: str) -> str:
+    """`graph neural networks to investigate X` (after `we use`) -> `Graph neural networks for
+    investigating X`, or ``""`` when that does not fit a title (a tool alone names nothing)."""
+    tool, _, rest = phrase.partition(" to ")
+    verb, _, rest = rest.partition(" ")
+    tool = re.split(r" (?:in|of|on|from|with|across) ", tool, maxsplit=1)[0] if len(tool.split()) > 3 else tool
+    if verb in _NOT_ACTIONS | _MODALS | _NOT_A_TITLE_START or verb in ("the", "a", "an") or not verb.isalpha() \
+            or "," in tool or len(tool.split()) > 6:
+        return ""
+    title = short_phrase(f"{_LEADING.sub('', tool)} for {_gerund_of_base(verb)} {rest}")
+    return _capitalise(_INNER_ARTICLE.sub(" ", title)) if " for " in title else ""
+
+
+_ADJECTIVE = re.compile(r"(?:able|ible|ly|al|ive|ous|ic|ed|ent|ant|ful|less|ary)$", re.IGNORECASE)
+
+
+def _with_complement(phrase: str, title: str) -> str:
+    """A title that is only a head (`Parallelizable bisection algorithm`) with its complement,
+    when the phrase has one (`for computing f-softargmax`) and fits with the first premodifier
+    dropped, an adjective (`Parallelizable`, never `graph` of `graph neural networks`); else
+    ``title`` as it was."""
+    words = _core(phrase).split()
+    shorter = short_phrase(" ".join(words[1:])) if len(title.split()) >= 3 and _ADJECTIVE.search(words[0]) else ""
+    if _PREPOSITION.search(shorter) and len(shorter.split()) >= 3 and words[1].isalpha() \
+            and words[1].casefold() not in _NOT_A_TITLE_START:
+        return shorter
+    return title
+
+
+_NAMED_AFTER = re.compile(r"(?:[\w-]+ ){0,4}(?:problem|question|task|challenge|setting|scenario|phenomenon)"
+                          r"(?: ?[—–:] ?| -- )(.{10,})")
+# a result whose object is a property any paper has (`Guarantees for linear convergence`): what the
+# paper studies says more
+_GENERIC_RESULT = re.compile(r"(?:[\w-]+ ){0,2}(?:guarantees?|bounds?|rates?|analysis|results?)(?: (?:for|of|on) (?:[\w-]+ )?"
+                             r"(?:convergence|generalization|optimality|consistency|robustness|stability|efficiency))?")
+_STUDY_VERBS = frozenset({"study", "analyze", "analyse", "understand", "investigate", "examine", "explore", "characterize"})
+_HEAD_ONLY = re.compile(r"(?:(?!(?:using|leveraging|exploiting|based|via|with|for|of) )[\w-]+ ){0,3}(?:model|estimator|algorithm|method|procedure|framework|approach|technique|"
+                        r"scheme|strategy|loss|metric|system|architecture|network|pipeline)s?")
+
+
+def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tuple[str, str]:
+    """(title, gist) of a paper that names nothing, from the sentence stating its contribution:
+    ``we propose a framework that exploits X`` -> ``Framework exploiting X``; ``we study the
+    convergence of X`` -> ``Convergence of X``; ``we rebalance the load across devices`` ->
+    ``Rebalancing the load across devices``. The title is a noun phrase of at most 8 words and 60
+    characters, never a clause that needs its sentence (`these issues`) and never the abstract's
+    opening words; the gist is one clause of at most 20 words. When no sentence states a
+    contribution, the title is the paper's strongest terms (``""`` when it has none)."""
+    cut_short: tuple[str, str] | None = None  # a title cut at a word: better than none
+    head_only: tuple[str, str] | None = None  # `Doubly-robust estimator`: what the paper studies says more
+    for pattern, reads, needs in _CONTRIBUTION:
+        if needs and not any(map(low.__contains__, needs)):
+            continue  # (a few substring tests are cheaper than a scan that cannot match)
+        for match in pattern.finditer(low):
+            if head_only and reads != "topic":
+                break
+            _, end = _sentence(bounds, match.end() - 1)
+            phrase = clean_phrase(text[match.end() - 1:end], 400)
+            verb = match.group(1) if pattern.groups else ""
+            said = f"{_third_person(verb)} {phrase}" if verb else phrase
+            title = _title_from(phrase, reads, verb)
+            if title and not head_only and reads == "object" and (_HEAD_ONLY.fullmatch(title.casefold())
+                                                                  or _GENERIC_RESULT.fullmatch(title.casefold())):
+                head_only = (title, gist_of(said))
+            elif title:
+                return (title, head_only[1]) if head_only else (title, gist_of(said))
+            if cut_short is None and reads == "object":
+                title = _title_from(phrase, reads, verb, at_word=True)
+                cut_short = (title, gist_of(said)) if title else None
+    if head_only or cut_short:
+        return head_only or cut_short
+    sentences = [text[start:end] for start, end in bounds[:3]] or [text]
+    return "", gist_of(clean_phrase(sentences[0], 400))
