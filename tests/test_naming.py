@@ -487,3 +487,18 @@ def test_a_generic_result_yields_to_what_the_paper_studies():
 def test_an_unnamed_thing_called_x_in_lower_case_is_titled_by_x():
     text = UNTITLED + "We propose a new framework called detect-then-impute conformal prediction, which handles outliers."
     assert paper_name(text).title.startswith("Detect-then-impute conformal prediction")
+
+
+def test_a_name_in_apposition_after_a_purpose_is_the_name():
+    text = ("Face recognition is vulnerable. To address this, we propose a novel approach for adversarial face "
+            "generation, UVHat, which mounts ultraviolet emitters on a hat.")
+    assert paper_name(text).name == "UVHat"
+
+
+def test_we_describe_a_name_and_the_gist_keeps_no_stray_bracket_or_code_link():
+    name = paper_name("We describe HypotheSAEs, a general method to hypothesize relationships between text and targets.")
+    assert name.name == "HypotheSAEs" and "general method" in name.title
+    bracket = paper_name("We propose SYNC (SYNchronous Causal learning), an approach that learns causal representations.")
+    assert ")" not in bracket.title.split(" — ", 1)[-1][:2]
+    code = paper_name("We study contrastive graph learning. We release the code at https://github.com/u/ML2-GCL.")
+    assert "https" not in code.title and "code at" not in code.gist

@@ -44,7 +44,7 @@ from .topics import topic_title
 _DASH = "\\-\u2010\u2011"
 _TOKEN = rf"[^\W_][\w{_DASH}+.]*[\w+]|[^\W_]"
 # Searched in " " + ASCII-lower-cased text: a literal first character keeps the regexes fast.
-_INTRO = re.compile(rf" (?:(?:we|paper|work|article|study|here) (?:[a-z]+ ){{0,2}}?|by ){_VERBS} (?:here )?")
+_INTRO = re.compile(rf" (?:(?:we|paper|work|article|study|here) (?:[a-z]+ ){{0,2}}?|by )(?:{_VERBS}|describe) (?:here )?")
 # (`which we call` and `we call` are two alternatives, not `(?:which )?we call`: an alternative
 # that opens with a literal is ruled out at a glance, one that opens with a group is entered at
 # every space, which made this scan twice as slow.)
@@ -64,7 +64,10 @@ _HEAD_NOUNS = (
     r"loss|module|scheme|protocol|mechanism|objective|corpus|environment|platform|procedure|"
     r"solver|estimator|optimizer|policy|tool|recipe|family|testbed|simulator|language)s?"
 )
-_APPOSITIVE = re.compile(rf"(?:a|an|the|our) (?:[\w{_DASH}]+ ){{0,5}}?{_HEAD_NOUNS}(?:[,:]? (?=\S)| (?=\())")
+_APPOSITIVE = re.compile(rf"(?:a|an|the|our) (?:[\w{_DASH}]+ ){{0,5}}?{_HEAD_NOUNS}"
+                         # `a novel approach for adversarial face generation, UVHat, which ...`
+                         rf"(?: (?:for|of|to|on|in) (?:[\w{_DASH}]+ ){{0,4}}?[\w{_DASH}]+, (?=[A-Z0-9a-z])"
+                         rf"|[,:]? (?=\S)| (?=\())")
 _TOKEN_AT = re.compile(rf"(?:\*\*|\*|__|_)?({_TOKEN})(?:\*\*|\*|__|_)?")
 _HEAD_AFTER = re.compile(rf" {_HEAD_NOUNS}\b", re.IGNORECASE)
 _PAREN_AFTER = re.compile(r" ?\(([^()]{3,120})\)")
@@ -79,6 +82,8 @@ _BOLD = re.compile(r"\*\*([^*]{2,60})\*\*")
 _MORE_NAME_WORDS = re.compile(r"(?: (?:[A-Z][\w\-\u2010\u2011]*|\d+(?:\.\d+)?)){1,2}(?=[,:( ])")
 _IS_A = re.compile(r" is (?:a|an) (?:[\w-]+ ){0,4}?(?:framework|method|approach|model|benchmark|dataset|algorithm|system|technique)")
 _PROPOSED = re.compile(r" (?:the proposed|our proposed|our new|our) ")
+_WHERE_THE_CODE_IS = re.compile(r"https?://|\b(?:code|data|models?|weights) (?:is |are )?(?:publicly )?available\b"
+                                r"|\bcode at\b")
 _REPOSITORY = re.compile(r"(?:github\.com|gitlab\.com|huggingface\.co)/[\w.-]+/([\w.-]+)", re.IGNORECASE)
 _NUMBER_AND_LETTER = re.compile(r"\d+[A-Za-z]")
 _DASHES = re.compile(f"[{_DASH}]")
@@ -309,8 +314,10 @@ def _long_form_hint(name: str, extraction: Extraction) -> str | None:
 def _gist(text: str, candidate: _Candidate, bounds: list[tuple[int, int]]) -> str:
     """What the named paper is: the appositive after its name, else the phrase before it."""
     _, end = _sentence(bounds, max(candidate.end - 1, 0))
-    rest = text[candidate.end:max(end, candidate.end)].lstrip(" ,:;—–-")
+    rest = text[candidate.end:max(end, candidate.end)].lstrip(" ,:;—–-)*")
     rest = re.sub(r"^(?:as|is|which is|that is) (?=(?:a|an|the) )", "", rest)
+    # `the X (ACR) score, which aims to ...`: the name's head noun, then what it does
+    rest = re.sub(r"^([a-z]+), (?:which|that) ", r"a \1 that ", rest)
     before = candidate.before
     if before and not re.match(r"(?:a|an|the) ", rest) and not before.casefold().startswith("our "):
         # `a novel framework, called X, that learns` -> `a novel framework that learns`
@@ -403,8 +410,10 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
         best, long = best._replace(name=long), best.name
     extended = [c.name for c in candidates if c.rank <= 1 and best.name.casefold() in c.name.casefold()]
     gist = _gist(plain, best, bounds)
-    if len(gist) < 20:  # `We call it X.`: say what it is from the contribution sentence
+    if len(gist) < 20 or _WHERE_THE_CODE_IS.search(gist):  # `We call it X.`: say what it is from the contribution sentence
         gist = contribution_title(plain, low, bounds)[1] or gist
+    if _WHERE_THE_CODE_IS.search(gist):
+        gist = ""  # `the code at https://...`: where the code is, not what the paper is
     return PaperName(
         title=_title(best.name, None if spelled else long, gist),
         name=best.name,
