@@ -105,6 +105,13 @@ def test_an_ambiguous_word_links_only_where_the_text_carries_its_sense():
     assert sensed("We improve confidence calibration of detectors.") == {"Model Calibration"}
 
 
+def test_the_sense_must_show_near_the_mention_not_anywhere_in_the_abstract():
+    far = ("We study classifier confidence and its uncertainty under distribution shift. "
+           + "The method is then deployed on many devices across a large and varied fleet of machines. " * 3
+           + "Each device keeps a calibration set of images for conformal scores.")
+    assert sensed(far) == set()
+
+
 def test_an_acronym_with_cues_needs_its_sense():
     assert sensed("Our text-memory agent opens GRU gates keyed by tool calls.") == set()
     assert sensed("A GRU encoder for recurrent sequence modelling.") == {"Gated Recurrent Units"}

@@ -4,7 +4,9 @@ its sense.
 A spelling is ambiguous when it is one word: a short acronym (`GP` is Gaussian processes in one
 paper and a graph positional encoding in another) or a word the entry lists with sense cues
 (`calibration` of a model's confidence, not of a camera). Such a mention counts only where the
-abstract also holds one of the entry's cue words (``? cue, cue`` in the vocabulary file), or, for
+abstract holds one of the entry's cue words (``? cue, cue`` in the vocabulary file) near it
+(``SENSE_WINDOW`` characters either side: a conformal *calibration set* in an abstract that
+talks of confidence elsewhere is still no model calibration), or, for
 an acronym, a telling word of the entry's own names or of its broader concepts; or where the
 abstract defines the acronym itself (the acronym extractor then says what it means). A name of
 several words (`confidence calibration`) carries its own sense, unless the entry lists cues:
@@ -16,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Protocol, Sequence
 
+SENSE_WINDOW = 200  # characters either side of a mention where its sense must show (about a sentence)
 SHORT_ACRONYM_LETTERS = 2  # (three-letter acronyms: EEG, ODE, LLM mean one thing; an ambiguous one lists cues)
 # words too common in ML abstracts to tell one sense from another
 _UNTELLING = frozenset("""
@@ -98,7 +101,6 @@ def in_sense(matches: Sequence[_Match], text: str) -> list[_Match]:
     by_entry: dict[str, list[_Match]] = {}
     for match in matches:
         by_entry.setdefault(match.entry.name, []).append(match)
-    words: set[str] | None = None
     doubtful: set[str] = set()
     for name, found in by_entry.items():
         entry = found[0].entry
@@ -111,12 +113,14 @@ def in_sense(matches: Sequence[_Match], text: str) -> list[_Match]:
         acronyms = [s for s in surfaces if _is_short_acronym(s)]
         if not entry.cues and (len(acronyms) < len(surfaces) or any(_defines(text, a) for a in acronyms)):
             continue
-        if words is None:
-            words = {_stem(w) for w in _WORD.findall(text.casefold())}
+        # the sense shows near the mention: in a window of its sentence's size around each place
+        near = " ".join(text[max(0, m.start - SENSE_WINDOW):m.end + SENSE_WINDOW] for m in found
+                        if getattr(m, "start", None) is not None) or text
+        words = {_stem(w) for w in _WORD.findall(near.casefold())}
         telling = _telling_words(entry) if acronyms or not entry.cues else set(entry.cues)
         if entry.cues:
             telling |= set(entry.cues)
-        if not _carries(words, telling, surfaces) and not any(" " in cue and cue in text.casefold() for cue in telling):
+        if not _carries(words, telling, surfaces) and not any(" " in cue and cue in near.casefold() for cue in telling):
             doubtful.add(name)
     return [m for m in matches if m.entry.name not in doubtful] if doubtful else list(matches)
 
