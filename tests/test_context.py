@@ -235,3 +235,11 @@ def test_comparing_with_and_motivated_by_set_a_concept_aside():
             "We train models at scale, comparing with Mamba, a recurrent network.")
     found = linked(text, vocab("Image Denoising", "image denoising"), vocab("Mamba", "Mamba"))
     assert found == set()
+
+
+def test_a_named_model_is_a_topic_only_when_the_abstract_opens_with_it():
+    llama = ConceptMention("LLaMA", "vocabulary", ("Llama-3",), (), 1.0, (), True)
+    ran_on = "Latent actions steer language models. We apply CoLA to the Llama-3 model and to Llama-3 variants."
+    assert topics(ran_on, llama) == set()
+    about = "Llama-3 is an open family of language models. We study how Llama-3 memorises its data."
+    assert topics(about, llama) == {"LLaMA"}

@@ -327,6 +327,8 @@ def salient(text: str, extraction: Extraction, own: Iterable[str] = ()) -> Extra
         if mention.kind not in JUDGED_KINDS or not mention.surfaces:
             kept.append(mention)
             continue
+        if any(_VERSIONED.match(surface) for surface in mention.surfaces) and not _opens_with(text, low, mention.surfaces):
+            continue  # a model named with its version is what the paper ran on (`we apply X to Llama-3`)
         once = _only_place(low, mention.surfaces)
         if once is None:  # named twice or more
             kept.append(mention)
@@ -345,6 +347,17 @@ def salient(text: str, extraction: Extraction, own: Iterable[str] = ()) -> Extra
     if len(kept) == len(extraction.concepts):
         return extraction
     return Extraction(tuple(kept), extraction.paper_aliases, extraction.metadata)
+
+
+# a model named with its version or size (`GPT-4`, `Llama-3`, `Mistral-7B`, `Qwen2.5`), not `T2V`
+_VERSIONED = re.compile(r"[A-Za-z][A-Za-z-]*[- ]?v?\d+(?:\.\d+)*(?:-?\d*[BbMmKk])?$")
+
+
+def _opens_with(text: str, low: str, surfaces: Iterable[str]) -> bool:
+    """Does the opening sentence name one of ``surfaces`` (the paper is about it)?"""
+    first = _SENTENCE_START.search(text)
+    end = first.start() if first else len(low)
+    return any(next(_occurrences(low[:end], surface), None) is not None for surface in surfaces)
 
 
 def _only_place(low: str, surfaces: Iterable[str]) -> int | None:
