@@ -327,7 +327,7 @@ def salient(text: str, extraction: Extraction, own: Iterable[str] = ()) -> Extra
         if mention.kind not in JUDGED_KINDS or not mention.surfaces:
             kept.append(mention)
             continue
-        if any(_VERSIONED.match(surface) for surface in mention.surfaces) and not _opens_with(text, low, mention.surfaces):
+        if any(map(_versioned, mention.surfaces)) and not _opens_with(text, low, mention.surfaces):
             continue  # a model named with its version is what the paper ran on (`we apply X to Llama-3`)
         once = _only_place(low, mention.surfaces)
         if once is None:  # named twice or more
@@ -353,6 +353,11 @@ def salient(text: str, extraction: Extraction, own: Iterable[str] = ()) -> Extra
 _VERSIONED = re.compile(r"[A-Za-z][A-Za-z-]*[- ]?v?\d+(?:\.\d+)*(?:-?\d*[BbMmKk])?$")
 
 
+@lru_cache(maxsize=65_536)  # the same spellings recur in abstract after abstract
+def _versioned(surface: str) -> bool:
+    return _VERSIONED.match(surface) is not None
+
+
 def _opens_with(text: str, low: str, surfaces: Iterable[str]) -> bool:
     """Does the opening sentence name one of ``surfaces`` (the paper is about it)?"""
     first = _SENTENCE_START.search(text)
@@ -367,6 +372,14 @@ def _only_place(low: str, surfaces: Iterable[str]) -> int | None:
     size = len(low)
     for surface in surfaces:
         needle = _lower(surface)
+        if low.count(needle) == 1:  # (most spellings: one call in C, then one look at its place)
+            at = low.find(needle)
+            end = at + len(needle)
+            if (not at or not low[at - 1].isalnum()) and (end >= size or not low[end].isalnum()):
+                if place is not None and at != place:
+                    return None
+                place = at
+            continue
         at = low.find(needle)
         while at >= 0:
             end = at + len(needle)
