@@ -75,7 +75,7 @@ def test_the_pool_sends_each_extraction_as_the_cache_stores_it(seeds, monkeypatc
     from vaultsync.extract import extract_all
     from vaultsync.read import read_seeds
     from vaultsync.records import ExtractContext
-    from vaultsync.run_cache import decode_extraction
+    from vaultsync.extraction_codec import decode_extraction
 
     monkeypatch.setattr(extract, "POOL_THRESHOLD", 100)
     monkeypatch.delenv("VAULTSYNC_SLOW_PATH", raising=False)

@@ -166,7 +166,7 @@ class Odd:
 def test_cached_extractions_round_trip_and_unreadable_ones_are_missed(tmp_path):
     import pickle
 
-    from vaultsync.extract import Extracted
+    from vaultsync.records import Extracted
     from vaultsync.records import ConceptMention, Extraction, PaperName, frozen_mapping
     from vaultsync.run_cache import load_extractions, save_extractions
     from vaultsync.state import State

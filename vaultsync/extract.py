@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
-from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
 import pluggy
@@ -19,7 +18,8 @@ from .collector import collector_paused
 from .context import in_context
 from .inline_html import without_html
 from .plugins import HookOutcome, call_each, call_safely
-from .records import Abstract, ExtractContext, Extraction, PaperName
+from .extraction_codec import decode_extraction, encode_extraction, Sharing
+from .records import Abstract, Extracted, ExtractContext, Extraction, PaperName
 from .workers import forked_pool
 
 log = logging.getLogger(__name__)
@@ -29,15 +29,6 @@ log = logging.getLogger(__name__)
 SLOW_PATH_ENV = "VAULTSYNC_SLOW_PATH"
 POOL_THRESHOLD = 3000  # abstracts; below this a pool costs more than it saves
 _CHUNK = 500
-
-
-@dataclass(frozen=True)
-class Extracted:
-    """What the extract stage knows about one abstract."""
-
-    extraction: Extraction
-    name: PaperName
-    problems: tuple[str, ...] = ()
 
 
 def extract_one(abstract: Abstract, pm: pluggy.PluginManager, context: ExtractContext) -> Extracted:
@@ -81,8 +72,6 @@ _WORKER: tuple[pluggy.PluginManager, ExtractContext] | None = None
 def _extract_chunk(abstracts: Sequence[Abstract]) -> list[bytes]:
     """In a pool's worker: the chunk's extractions, each as the extraction cache stores it
     (marshalled tuples: a fraction of the cost of pickling the records, both ways)."""
-    from .run_cache import encode_extraction
-
     assert _WORKER is not None
     return [encode_extraction(facts) for facts in _extract_chunk_with(abstracts, _WORKER)]
 
@@ -125,10 +114,8 @@ def extract_all(
 def _decoded(chunks, results, pm: pluggy.PluginManager, context: ExtractContext,
              on_encoded: Callable[[list[tuple[str, bytes]]], None] | None) -> Iterator[list[Extracted]]:
     """The pool's encoded chunks, decoded: one copy of each mention and string they repeat
-    (``run_cache.Sharing``); each chunk's records handed to ``on_encoded`` and let go (kept
+    (``extraction_codec.Sharing``); each chunk's records handed to ``on_encoded`` and let go (kept
     until the end, 20,000 of them left the heap full of holes the link stage could not use)."""
-    from .run_cache import Sharing, decode_extraction
-
     shared = Sharing()
     for chunk, records in zip(chunks, results):
         facts, encoded = [], []

@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 import pluggy
 
 from .canonical import concept_key
+from .code_signature import code_signature
 from .collector import collector_frozen, collector_paused
 from .extract import Extracted, extract_all
 from .link import LinkOptions, link, link_additions, prepare_additions
@@ -26,8 +27,8 @@ from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_sign
 from .records import Abstract, DeferredNote, ExtractContext, OutputFile, Seed, SyncReport, VaultModel, frozen_mapping
 from .renames import names_to_follow
 from .render import render, render_lazily
-from .run_cache import (cache_encoded, carry_over_lessons, code_signature, conversion_key, extraction_fingerprint,
-                        forget_run, last_run, load_conversions, load_extractions, remember_run, render_fingerprint,
+from .run_cache import (cache_encoded, carry_over_lessons, conversion_key, extraction_fingerprint, forget_run,
+                        last_run, load_conversions, load_extractions, remember_run, render_fingerprint,
                         run_print, save_conversions, save_extractions)
 from .state_db import StateDamaged
 from .sync import VaultSession

@@ -160,6 +160,15 @@ class PaperName:
 
 
 @dataclass(frozen=True)
+class Extracted:
+    """What the extract stage knows about one abstract."""
+
+    extraction: Extraction
+    name: PaperName
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Concept:
     """A shared concept note."""
 

@@ -538,7 +538,7 @@ def _automata(entries: tuple[VocabularyEntry, ...]):
     """``_build_automata(entries)``, from the state folder's file when it was built for the
     same key; else built and the file written (best effort: a folder that cannot be written
     only costs the build next time)."""
-    from ..run_cache import package_signature  # lazy: start-up time
+    from ..code_signature import package_signature  # lazy: start-up time
     from ..state import state_dir
 
     key = hashlib.blake2b(marshal.dumps((
