@@ -12,14 +12,13 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from itertools import chain
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from .canonical import concept_key
-from .collector import collector_paused
 from .concept_index import UMBRELLA, Cluster, ConceptIndex, OwnNames, is_acronym
 from .extract import Extracted
 from .names import NameRegistry, safe_note_name
-from .records import Abstract, CollectionInfo, Concept, Paper, VaultModel, frozen_mapping
+from .records import Abstract, CollectionInfo, Concept, ConceptMention, Paper, VaultModel, frozen_mapping
 from .related import RelatednessIndex, text_terms
 
 MAX_CONCEPTS_PER_PAPER = 8
@@ -42,25 +41,19 @@ class LinkOptions:
     existing_names: Mapping[str, str] = field(default_factory=dict)  # vaultsync_id -> note stem
     deleted_ids: frozenset[str] = frozenset()
     user_concepts: Mapping[str, str] = field(default_factory=dict)  # concept key -> stem of the user's note
-    promote_phrases: object = None  # callable(list[list[ConceptMention]]) -> set[str] of keys
+    # each paper's concept mentions -> the keys of the phrases promoted to shared concepts (the
+    # hook ``vaultsync_promote_phrases``); None: no phrase is promoted
+    promote_phrases: Callable[[list[tuple[ConceptMention, ...]]], set[str] | None] | None = None
 
 
-def _promoted_phrase_keys(per_paper, promote) -> set[str]:
-    if promote is None:
-        from .default_plugins.phrases import promote_phrases
-
-        return set(promote_phrases(per_paper))  # (it reads the phrase mentions only: no copies to make)
-    return set(promote([[m for m in mentions if m.kind == "phrase"] for mentions in per_paper]))
+def _promoted_phrase_keys(per_paper: list[tuple[ConceptMention, ...]], promote) -> set[str]:
+    promoted = promote(per_paper) if promote is not None else None
+    return set(promoted) if promoted is not None else set()
 
 
 def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options: LinkOptions = LinkOptions()
          ) -> VaultModel:
     """Build the vault model from abstracts (in order) and what was extracted from each."""
-    with collector_paused():  # what it builds stays alive: a collection would find nothing
-        return _link(abstracts, extracted, options)
-
-
-def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options: LinkOptions) -> VaultModel:
     # 1. one paper per abstract text, first occurrence wins; the user's deletions are respected
     seen: dict[str, int] = {}
     for index, abstract in enumerate(abstracts):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 from dataclasses import asdict, replace
 from pathlib import Path
@@ -17,11 +18,13 @@ from typing import Any, Iterable, Mapping
 
 import pluggy
 
-from .collector import collector_paused
 from .extraction_codec import decode_extraction, encode_extraction
+from .plugins import call_safely
 from .records import Abstract, ExtractContext, SyncReport, TaughtConcept
 from .regular_files import file_digest
 from .state import State
+
+log = logging.getLogger(__name__)
 
 _LAST_RUN = "last-run"
 _LESSONS = "extraction-lessons"  # the fingerprint of the cached extractions, and its lessons
@@ -47,13 +50,12 @@ def load_extractions(state: State, fingerprint: str, wanted: Iterable[str]) -> d
     # a few (a watch round): look them up; many (a run after a restart): read the table once
     stored = state.extractions(fingerprint, wanted if len(wanted) <= 2000 else None)
     found = {}
-    with collector_paused():
-        for abstract_id in wanted:
-            data = stored.get(abstract_id)
-            if data is not None:
-                facts = decode_extraction(data)
-                if facts is not None:
-                    found[abstract_id] = facts
+    for abstract_id in wanted:
+        data = stored.get(abstract_id)
+        if data is not None:
+            facts = decode_extraction(data)
+            if facts is not None:
+                found[abstract_id] = facts
     return found
 
 
@@ -80,34 +82,45 @@ def carry_over_lessons(state: State, pm: pluggy.PluginManager, code: str, contex
     A lesson (a concept note the user wrote or edited) changes what the vocabulary reads, and
     so the extraction fingerprint: without this, one edited concept note means extracting the
     whole corpus again. Of vaultsync's own extractors only the vocabulary reads the lessons, so
-    when every extractor is built in, an abstract in which the vocabulary cannot read anything
-    else (``lessons_may_change``) keeps what was extracted under the cache's lessons -- when
-    they were all that changed (same code and config). Never on the slow path."""
-    from .default_plugins.vocabulary import lessons_may_change  # lazy: start-up time
-    from .extract import SLOW_PATH_ENV
-    from .plugins import BUILT_IN, plugin_origin
-
+    when every extractor says which abstracts the lessons may change (the hook
+    ``vaultsync_lessons_may_change``), an abstract none of them flags keeps what was extracted
+    under the cache's lessons -- when they were all that changed (same code and config)."""
     stored = state.get_blob(_LESSONS)
-    if not stored or not abstracts or os.environ.get(SLOW_PATH_ENV) == "1":
+    if not stored or not abstracts:
         return {}
-    if any(plugin_origin(pm, impl.plugin_name) != BUILT_IN for impl in pm.hook.vaultsync_extract.get_hookimpls()):
-        return {}  # another extractor may read the lessons too
+    answering = {impl.plugin_name for impl in pm.hook.vaultsync_lessons_may_change.get_hookimpls()}
+    if any(impl.plugin_name not in answering for impl in pm.hook.vaultsync_extract.get_hookimpls()):
+        return {}  # an extractor that does not say may read the lessons anywhere
     record = json.loads(stored)
     before = tuple(TaughtConcept(t["name"], tuple(t["aliases"]), tuple(t["broader"])) for t in record["taught"])
     old, new = record["fingerprint"], extraction_fingerprint(code, context.config, context.taught)
     if old == new or old != extraction_fingerprint(code, context.config, before):
         return {}
-    may_change = lessons_may_change(replace(context, taught=before), context)
+    may_change = _lessons_may_change(pm, replace(context, taught=before), context)
+    if may_change is None:
+        return {}
     kept = {}
-    with collector_paused():
-        for abstract_id, data in state.extractions(old, abstracts if len(abstracts) <= 2000 else None).items():
-            abstract = abstracts.get(abstract_id)
-            if abstract is not None and not may_change(abstract.text):
-                facts = decode_extraction(data)
-                if facts is not None:
-                    kept[abstract_id] = facts
+    for abstract_id, data in state.extractions(old, abstracts if len(abstracts) <= 2000 else None).items():
+        abstract = abstracts.get(abstract_id)
+        if abstract is not None and not may_change(abstract.text):
+            facts = decode_extraction(data)
+            if facts is not None:
+                kept[abstract_id] = facts
     state.move_extractions(old, new, kept)
     return kept
+
+
+def _lessons_may_change(pm: pluggy.PluginManager, before: ExtractContext, after: ExtractContext):
+    """One test of texts: whether any extractor may read the text differently (None: a plugin failed)."""
+    outcome = call_safely(pm, "vaultsync_lessons_may_change", context_text="the lessons", before=before, after=after)
+    if outcome.failures:
+        for failure in outcome.failures:
+            log.warning("%s", failure)
+        return None
+    tests = outcome.result
+    if len(tests) == 1:
+        return tests[0]
+    return lambda text: any(test(text) for test in tests)
 
 
 def cache_encoded(state: State, fingerprint: str, records: Iterable[tuple[str, bytes]]) -> None:

@@ -223,7 +223,7 @@ class VaultSession:
     def apply(self, files: Iterable[OutputFile | DeferredNote], *, seeds: Iterable[str] = (),
               dry_run: bool = False, partial: bool = False,
               papers: Iterable[tuple[str, str, int, str]] = (),
-              render_fingerprint: str | None = None, settle: bool = True) -> SyncReport:
+              render_fingerprint: str | None = None, settle: bool = True, batched: bool = True) -> SyncReport:
         """Bring the vault in line with ``files``; return what changed.
 
         Each file is merged into the note carrying its ``vaultsync_id`` (wherever it is) or
@@ -240,9 +240,10 @@ class VaultSession:
         render it; None: every note is rendered). The notes an interrupted run wrote (``recovered``)
         count as created or updated here. ``settle``: the sync is all there is to the run (else the
         caller calls ``settle()`` once what follows, e.g. the after-sync hooks, is done).
+        ``batched``: notes are staged and made durable together (else written one at a time).
         """
         seeds = list(seeds)
-        run = SyncRun(self, dry_run, render_fingerprint, batched=os.environ.get("VAULTSYNC_SLOW_PATH") != "1")
+        run = SyncRun(self, dry_run, render_fingerprint, batched=batched)
         try:
             with damage_stops_the_run(), self.state.transaction():
                 # ``files`` may be rendered as they are asked for: each is written (in batches of

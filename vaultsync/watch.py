@@ -19,7 +19,6 @@ failing plugin, an unexpected exception — stops it: it says so in one line and
 from __future__ import annotations
 
 import errno
-import gc
 import logging
 import os
 import sys
@@ -35,7 +34,6 @@ from watchdog.events import (DirCreatedEvent, DirDeletedEvent, DirMovedEvent, Fi
 from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
-from .collector import collector_paused
 from .errors import VaultsyncError
 from .pipeline import Exporter
 from .read import display_name, is_ignored, require_seeds_folder
@@ -313,19 +311,14 @@ class Watcher:
         """Link the corpus in memory now (cheap when a run just did), so that the first new seed
         file's notes appear as fast as the next ones (``Exporter.preview``).
 
-        Then everything alive -- the linked corpus, its extractions, the caches: what the next
-        round keeps -- is frozen out of the cyclic garbage collector until that round's full run
-        (``_run``): a full collection walks all of it (half a second at 20,000 papers), and one
-        landed, every few files, here or in a preview, while the next file waited."""
+        What the next round keeps is then frozen out of the collector (``Exporter.warm``)."""
         started = time.perf_counter()
         try:
-            with collector_paused():  # (what it makes stays: a collection would find nothing)
-                self.exporter.warm()
+            self.exporter.warm()
         except Stopped:
             return  # serve() sees the stop
         except Exception:  # only a missed shortcut: the next round links in full
             log.debug("could not link the corpus ahead of changes", exc_info=True)
-        gc.freeze()
         log.debug("ready for the next file in %.0f ms", (time.perf_counter() - started) * 1000)
 
     def start(self) -> None:
@@ -399,7 +392,6 @@ class Watcher:
                     except Stopped:
                         break
         finally:
-            gc.unfreeze()  # (what ``prepare`` froze)
             self.close()
 
     def _quiet(self) -> bool:
@@ -432,7 +424,6 @@ class Watcher:
                     return preview  # problems and the change line come with the full run
             self._may_put_off = paths is not None and (
                 self._put_off_since is None or time.monotonic() - self._put_off_since < MAX_SUPERSEDED)
-            gc.unfreeze()  # what ``prepare`` froze: the full run replaces most of it
             try:
                 report = exporter.run(changed=paths)  # its report includes what the preview wrote
             finally:

@@ -656,6 +656,11 @@ def _vocabulary_of(context: ExtractContext) -> Vocabulary | None:
     return Vocabulary.with_taught(context.taught, extra)
 
 
+@hookimpl
+def vaultsync_lessons_may_change(before: ExtractContext, after: ExtractContext) -> Callable[[str], bool]:
+    return lessons_may_change(before, after)
+
+
 def lessons_may_change(before: ExtractContext, after: ExtractContext) -> Callable[[str], bool]:
     """A test of abstracts' texts: False only when ``vaultsync_extract`` finds exactly the same
     in the text under ``after`` as under ``before`` (contexts that differ in what the vault
