@@ -25,7 +25,7 @@ from vaultsync.canonical import concept_key  # noqa: E402
 from vaultsync.default_plugins.acronyms import find_acronym_definitions  # noqa: E402
 from vaultsync.extract import extract_all  # noqa: E402
 from vaultsync.link import LinkOptions, link  # noqa: E402
-from vaultsync.pipeline import promoted_phrases  # noqa: E402
+from vaultsync.plugins import promoted_phrases  # noqa: E402
 from vaultsync.plugins import get_plugin_manager  # noqa: E402
 from vaultsync.read import read_seeds  # noqa: E402
 from vaultsync.records import ExtractContext  # noqa: E402

@@ -119,7 +119,7 @@ def test_the_same_abstract_in_two_seeds_is_one_paper():
 
 def test_phrases_are_promoted_by_the_hook_a_plugin_can_answer():
     from vaultsync.hookspecs import hookimpl
-    from vaultsync.pipeline import promoted_phrases
+    from vaultsync.plugins import promoted_phrases
     from vaultsync.plugins import get_plugin_manager
 
     papers = [paper(1, phrase("wasserstein barycenters")), paper(2, phrase("wasserstein barycenter")),

@@ -4,19 +4,16 @@
 vault session (`vaultsync watch`), re-reading only the seed files that changed and re-extracting
 only abstracts it has not seen, so a new seed file costs little more than its own abstracts.
 
-The runner applies, around the stages, what is not any stage's business: the caches
-(``run_cache``), the shortcuts it may take (``Speedups``, read once) and the collector policy
-(``_collector``): the cyclic garbage collector is paused while a stage builds what stays alive
-(loading and extracting, linking), and what stays alive is frozen out of it while notes are
-written and, in a watcher, between rounds.
+Around the stages the runner applies what is no stage's business, each in one place: the caches
+(``run_cache``), the shortcuts (``Speedups``, read once) and the collector policy
+(``Speedups.collector_for``; in a watcher, what is kept is frozen between rounds: ``warm``).
 """
 
 from __future__ import annotations
 
 import gc
 import logging
-import time
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -26,11 +23,10 @@ import pluggy
 
 from .canonical import concept_key
 from .code_signature import code_signature
-from .collector import collector_frozen, collector_paused
 from .extract import Extracted, extract_all
-from .frontmatter_io import flat_yaml
 from .link import LinkOptions, link, link_additions, prepare_additions
-from .plugins import call_safely
+from .plugins import call_safely, promoted_phrases
+from .progress import StageTimer
 from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_signature
 from .records import Abstract, DeferredNote, ExtractContext, OutputFile, Seed, SyncReport, VaultModel, frozen_mapping
 from .renames import names_to_follow
@@ -85,7 +81,7 @@ class Exporter:
         self._primed = False  # the extractors have run in this process
         self._remembering = False  # this exporter keeps abstracts' Markdown in memory
         self._previewed: SyncReport | None = None  # what previews wrote since the last run
-        self._stage: tuple[str, tuple[float, float, float]] | None = None  # under way, begun when (-v)
+        self._timer = StageTimer(log)  # (with -v: how long each stage took)
         self.speedups = Speedups.from_environment()
         self._frozen = False  # what ``warm`` kept is frozen out of the collector until the next run
 
@@ -104,7 +100,7 @@ class Exporter:
     def _step(self, stage: str | None, done: int | None = None, total: int | None = None) -> None:
         """Report that ``stage`` begins (None: the last one ended), or how far it got."""
         if done is None:
-            self._timed(stage)
+            self._timer.lap(stage)
         if stage is None:
             return
         if self.options.progress is not None:
@@ -112,23 +108,10 @@ class Exporter:
         elif done is None:
             log.debug("stage: %s", stage)
 
-    # -- what the runner applies around the stages --------------------------------------------
-    def _collector(self, stage: str):
-        """The collector policy for ``stage``: paused while "extract" or "link" build what stays
-        alive (a collection would walk it again and again and free nothing), frozen while notes
-        are "write"-n (the model stays alive throughout: see ``_counted`` too)."""
-        if not self.speedups.collector:
-            return nullcontext()
-        return collector_frozen() if stage == "write" else collector_paused()
-
     def _thaw(self) -> None:
         if self._frozen:
             gc.unfreeze()
             self._frozen = False
-
-    def _shortcuts(self):
-        """The shortcuts deep inside the stages, on or off for the block (``Speedups``)."""
-        return flat_yaml(self.speedups.flat_yaml)
 
     def _counted(self, files: Iterable[OutputFile]) -> Iterator[OutputFile]:
         """``files``, telling the progress bar how many were written (how many there are is the
@@ -142,18 +125,6 @@ class Exporter:
                     # collections do not walk it again and again (seven at 20,000 papers)
                     gc.freeze()
             yield f
-
-    def _timed(self, stage: str | None) -> None:
-        """With ``-v``: how long the stage that ends took, and the CPU time it used here and in
-        worker processes (what a busy machine does not change)."""
-        if not log.isEnabledFor(logging.DEBUG):
-            return
-        now = (time.perf_counter(), time.process_time(), _children_cpu())
-        if self._stage is not None:
-            name, then = self._stage
-            log.debug("%s took %.2f s (CPU: %.2f s in this process, %.2f s in workers)", name,
-                      now[0] - then[0], now[1] - then[1], now[2] - then[2])
-        self._stage = (stage, now) if stage is not None else None
 
     def read(self) -> ReadResult:
         """Every seed file, re-reading only those whose stat signature changed."""
@@ -182,7 +153,7 @@ class Exporter:
         """
         if self._model is None or self.options.dry_run:
             return None
-        with self._shortcuts():
+        with self.speedups.shortcuts():
             return self._preview(sorted(set(changed)))
 
     def _preview(self, changed: list[str]) -> SyncReport | None:
@@ -205,7 +176,7 @@ class Exporter:
             return None
         # (the preview knows only the linked papers: the next run that saves forgets the dead)
         extracted = self._extract(list(new.values()), self._taught, live=None)
-        with self._collector("link"):
+        with self.speedups.collector_for("link"):
             model = link_additions(self._model, list(new.values()), extracted,
                                    self.session.existing_names().values())
         from .markdown import pools_allowed  # lazy: start-up time
@@ -216,14 +187,14 @@ class Exporter:
         report = self.session.apply(files, partial=True, settle=False,  # (the full run settles)
                                     papers=[(a.id, a.seed, a.paragraph, a.text) for a in new.values()],
                                     batched=self.speedups.batched_writes)
-        self._previewed = _merged(self._previewed, report) if self._previewed else report
+        self._previewed = self._previewed.followed_by(report) if self._previewed else report
         return report
 
     def _extract(self, abstracts: list[Abstract], taught: tuple, live: set[str] | None) -> list[Extracted]:
         """What the extractors find in ``abstracts``: remembered (this session, or the state's
         cache under the same code, config and lessons), else extracted now and remembered.
         The state's cache then forgets the abstracts not ``live`` (None: it forgets nothing)."""
-        with self._collector("extract"):  # what is loaded and extracted here stays alive
+        with self.speedups.collector_for("extract"):  # what is loaded and extracted here stays alive
             return self._extract_paused(abstracts, taught, live)
 
     def _extract_paused(self, abstracts: list[Abstract], taught: tuple, live: set[str] | None) -> list[Extracted]:
@@ -270,7 +241,7 @@ class Exporter:
         notices = [str(state.repaired)] if state.repaired is not None else []
         state.repaired = None
         self._thaw()  # (what ``warm`` froze: this run replaces most of it)
-        with self._shortcuts():
+        with self.speedups.shortcuts():
             try:
                 report = self._run(changed)
             except StateDamaged as damaged:  # (raised by the sync only as a StateError)
@@ -279,7 +250,7 @@ class Exporter:
         return replace(report, warnings=tuple(notices) + report.warnings) if notices else report
 
     def _run(self, changed: Iterable[str] | None) -> SyncReport:
-        self._stage = None
+        self._timer.restart()
         for relative in changed or ():
             self._seeds.pop(relative, None)
         state = self.session.state
@@ -305,7 +276,7 @@ class Exporter:
         self._step("render")
         # the model stays alive through the write and the hooks: no garbage collection walks it
         # (one full collection of it takes a second at 20,000 papers, and finds nothing to free)
-        with self._collector("write"):
+        with self.speedups.collector_for("write"):
             with self._rendering(model) as files:  # rendered as the sync writes them: never all at once
                 self._step("write")
                 gone = {p.seed for p in state.papers()} - set(self._seeds)
@@ -315,7 +286,7 @@ class Exporter:
                     render_fingerprint=render_fingerprint(self._code, self.options.format, self.options.config),
                     batched=self.speedups.batched_writes)
             if self._previewed is not None:  # one round: the notes the preview wrote count as this run's
-                report, self._previewed = _merged(self._previewed, report), None
+                report, self._previewed = self._previewed.followed_by(report), None
             report = replace(report, papers=len(model.papers), concepts=len(model.concepts),
                              warnings=report.warnings + problems, errors=report.errors + tuple(read.failed),
                              seeds=tuple(seed.path for seed in read.seeds))
@@ -357,14 +328,11 @@ class Exporter:
     def warm(self) -> None:
         """Get ready to ``preview`` the next new seed file quickly (the watcher calls it when a
         round is done): link the corpus if no run has yet (the catch-up found nothing to do),
-        and index what the last link found. Writes nothing.
-
-        Then everything alive -- the linked corpus, its extractions, the caches: what the next
-        round keeps -- is frozen out of the cyclic garbage collector until the next ``run``: a
-        full collection walks all of it (half a second at 20,000 papers), and one landed, every
-        few files, here or in a preview, while the next file waited."""
+        and index what the last link found. Writes nothing. What it keeps is then frozen out of
+        the collector until the next ``run`` (a full collection walked it all, half a second at
+        20,000 papers, every few files of a preview)."""
         try:
-            with self._shortcuts(), self._collector("link"):  # (what it makes stays)
+            with self.speedups.shortcuts(), self.speedups.collector_for("link"):  # (what it makes stays)
                 self._warm()
         finally:
             if self.speedups.collector:
@@ -418,39 +386,11 @@ class Exporter:
         for vid in (*papers, *collections.values()):
             existing.pop(vid, None)
         user_concepts = {concept_key(taught.name): stem for stem, taught in user_notes}
-        with self._collector("link"):  # what it builds stays alive
+        with self.speedups.collector_for("link"):  # what it builds stays alive
             model = link(abstracts, extracted, LinkOptions(existing, frozenset(session.deleted_ids()), user_concepts,
                                                            promote_phrases=partial(promoted_phrases, self.pm)))
         self._model = None if self.options.dry_run else model
         return read, extracted, model
-
-
-def promoted_phrases(pm: pluggy.PluginManager, mentions: list[tuple]) -> set[str] | None:
-    """The plugins' answer to ``vaultsync_promote_phrases`` (a failing plugin is named and passed over)."""
-    outcome = call_safely(pm, "vaultsync_promote_phrases", context_text="the corpus", mentions=mentions)
-    for failure in outcome.failures:
-        log.warning("%s", failure)
-    return outcome.result
-
-
-def _children_cpu() -> float:
-    """CPU seconds used by this process's finished workers (pools are shut down by then)."""
-    try:
-        import resource  # lazy, and not on Windows
-    except ImportError:
-        return 0.0
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _merged(first: SyncReport, then: SyncReport) -> SyncReport:
-    """Two syncs of one round as one report: a note created by the first is created."""
-    created = dict.fromkeys(first.created + then.created)
-    return replace(then, created=tuple(created), updated=tuple(p for p in then.updated if p not in created),
-                   renamed=frozen_mapping({**first.renamed, **then.renamed}),
-                   gone=tuple(sorted(set(first.gone) | set(then.gone))),
-                   conflicts=first.conflicts + then.conflicts, errors=first.errors + then.errors,
-                   warnings=first.warnings + then.warnings, written=frozen_mapping({**first.written, **then.written}))
 
 
 def export(seeds_dir: Path, vault_dir: Path, pm: pluggy.PluginManager,

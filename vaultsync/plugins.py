@@ -368,3 +368,11 @@ def plugin_origin(pm: pluggy.PluginManager, name: str) -> str:
     """``"built-in"``, ``"entry point of <distribution>"``, a file path, or ``"registered"``."""
     source = getattr(pm, "sources", {}).get(name)
     return source.origin if source else "registered"
+
+
+def promoted_phrases(pm: pluggy.PluginManager, mentions: list[tuple]) -> set[str] | None:
+    """The plugins' answer to ``vaultsync_promote_phrases`` (a failing plugin is named and passed over)."""
+    outcome = call_safely(pm, "vaultsync_promote_phrases", context_text="the corpus", mentions=mentions)
+    for failure in outcome.failures:
+        logger.warning("%s", failure)
+    return outcome.result

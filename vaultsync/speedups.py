@@ -5,8 +5,12 @@ the stages. Each one writes exactly the bytes going without it writes (tests/tes
 from __future__ import annotations
 
 import os
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Mapping
+
+from .collector import collector_frozen, collector_paused
+from .frontmatter_io import flat_yaml
 
 SLOW_PATH_ENV = "VAULTSYNC_SLOW_PATH"
 
@@ -32,3 +36,15 @@ class Speedups:
         if environ.get(SLOW_PATH_ENV) == "1":
             return cls(False, False, False, False, False, False)
         return cls()
+
+    def collector_for(self, stage: str) -> AbstractContextManager:
+        """The collector policy around ``stage``: paused while "extract" or "link" build what
+        stays alive (a collection would walk it again and again and free nothing), frozen while
+        notes are "write"-n (the model stays alive throughout)."""
+        if not self.collector:
+            return nullcontext()
+        return collector_frozen() if stage == "write" else collector_paused()
+
+    def shortcuts(self) -> AbstractContextManager:
+        """The shortcuts deep inside the stages (the flat-YAML reader and writer), as set here."""
+        return flat_yaml(self.flat_yaml)
