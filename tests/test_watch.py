@@ -298,7 +298,7 @@ def test_exporter_marks_the_papers_of_a_deleted_seed_file_removed(tmp_path, monk
 
 
 def test_a_burst_is_one_batch_and_an_unclosed_file_waits_for_stability(tmp_path):
-    from vaultsync.watch import QUIET_AFTER_CLOSE, QUIET_UNCLOSED, ChangeQueue
+    from vaultsync.seed_events import QUIET_AFTER_CLOSE, QUIET_UNCLOSED, ChangeQueue
 
     now = [0.0]
     queue = ChangeQueue(tmp_path, trust_close=True, clock=lambda: now[0])
@@ -319,9 +319,9 @@ def test_a_burst_is_one_batch_and_an_unclosed_file_waits_for_stability(tmp_path)
 
 
 def test_ignores_scratch_files_and_a_vault_inside_the_seeds_folder(tmp_path):
-    from vaultsync.watch import ChangeQueue, _Hints
+    from vaultsync.seed_events import ChangeQueue, SeedHints
 
-    hints = _Hints(ChangeQueue(tmp_path, trust_close=True), tmp_path, tmp_path / "vault")
+    hints = SeedHints(ChangeQueue(tmp_path, trust_close=True), tmp_path, tmp_path / "vault")
     for name in (".x.txt", "x.txt~", "x.swp", "x.tmp", "x.part", "x.sync-conflict-1.txt",
                  "x (conflicted copy).txt", "vault/Papers/A.md", ".git/x.txt"):
         assert hints._relative(str(tmp_path / name)) is None, name
@@ -329,16 +329,16 @@ def test_ignores_scratch_files_and_a_vault_inside_the_seeds_folder(tmp_path):
 
 
 def test_falls_back_to_polling_when_native_watching_cannot_start(tmp_path, monkeypatch):
-    from vaultsync import watch
+    from vaultsync import seed_events
 
     def no_watches():
         raise OSError(errno.ENOSPC, "inotify watch limit reached")
 
-    monkeypatch.setattr(watch, "_native_observer", no_watches)
+    monkeypatch.setattr(seed_events, "_native_observer", no_watches)
     said = []
-    observer, mode, queue = watch.start_observer(
-        lambda trust: watch.ChangeQueue(tmp_path, trust_close=trust),
-        lambda q: watch._Hints(q, tmp_path, tmp_path / "vault"), tmp_path, poll=False, say=said.append)
+    observer, mode, queue = seed_events.start_observer(
+        lambda trust: seed_events.ChangeQueue(tmp_path, trust_close=trust),
+        lambda q: seed_events.SeedHints(q, tmp_path, tmp_path / "vault"), tmp_path, poll=False, say=said.append)
     try:
         assert mode == "polling" and not queue.trust_close
         assert "polling instead" in said[0] and "max_user_watches" in said[0]
