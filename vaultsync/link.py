@@ -41,14 +41,8 @@ class LinkOptions:
     existing_names: Mapping[str, str] = field(default_factory=dict)  # vaultsync_id -> note stem
     deleted_ids: frozenset[str] = frozenset()
     user_concepts: Mapping[str, str] = field(default_factory=dict)  # concept key -> stem of the user's note
-    # each paper's concept mentions -> the keys of the phrases promoted to shared concepts (the
-    # hook ``vaultsync_promote_phrases``); None: no phrase is promoted
+    # papers' mentions -> keys of the phrases to promote (``vaultsync_promote_phrases``); None: none
     promote_phrases: Callable[[list[tuple[ConceptMention, ...]]], set[str] | None] | None = None
-
-
-def _promoted_phrase_keys(per_paper: list[tuple[ConceptMention, ...]], promote) -> set[str]:
-    promoted = promote(per_paper) if promote is not None else None
-    return set(promoted) if promoted is not None else set()
 
 
 def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options: LinkOptions = LinkOptions()
@@ -63,7 +57,8 @@ def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options:
     papers_in = [(abstracts[i], extracted[i]) for i in chosen]
 
     # 2. concepts across the corpus
-    promoted = _promoted_phrase_keys([f.extraction.concepts for _, f in papers_in], options.promote_phrases)
+    promote = options.promote_phrases
+    promoted = set(promote([f.extraction.concepts for _, f in papers_in]) or ()) if promote is not None else set()
     index = ConceptIndex().build(((abstract.id, facts.extraction.concepts) for abstract, facts in papers_in),
                                  promoted)
     own_names = OwnNames.of(n for _, f in papers_in for n in (f.name.name, *f.name.aliases))

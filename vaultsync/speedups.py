@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .collector import collector_frozen, collector_paused
-from .frontmatter_io import flat_yaml
+from .frontmatter_flat import flat_yaml
 
 SLOW_PATH_ENV = "VAULTSYNC_SLOW_PATH"
 
