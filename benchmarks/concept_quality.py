@@ -24,7 +24,8 @@ sys.path.insert(0, str(ROOT))
 from vaultsync.canonical import concept_key  # noqa: E402
 from vaultsync.default_plugins.acronyms import find_acronym_definitions  # noqa: E402
 from vaultsync.extract import extract_all  # noqa: E402
-from vaultsync.link import link  # noqa: E402
+from vaultsync.link import LinkOptions, link  # noqa: E402
+from vaultsync.plugins import promoted_phrases  # noqa: E402
 from vaultsync.plugins import get_plugin_manager  # noqa: E402
 from vaultsync.read import read_seeds  # noqa: E402
 from vaultsync.records import ExtractContext  # noqa: E402
@@ -82,7 +83,7 @@ def main() -> int:
     started = time.perf_counter()
     extracted = extract_all(abstracts, pm, ExtractContext(), workers=1)
     extract_seconds = time.perf_counter() - started
-    model = link(abstracts, extracted)
+    model = link(abstracts, extracted, LinkOptions(promote_phrases=lambda mentions: promoted_phrases(pm, mentions)))
     by_source = {(p.abstract.seed.split("/")[-1], p.abstract.paragraph): p for p in model.papers}
     extracted_by_id = {a.id: e for a, e in zip(abstracts, extracted)}
     concepts = {c.name: c for c in model.concepts}

@@ -125,6 +125,7 @@ def startup() -> float:
 
 
 def pool_figures(seeds: Path, n: int = 4000) -> tuple[float, float]:
+    from vaultsync.collector import collector_paused
     from vaultsync.extract import extract_all
     from vaultsync.plugins import get_plugin_manager
     from vaultsync.read import read_seeds
@@ -136,7 +137,8 @@ def pool_figures(seeds: Path, n: int = 4000) -> tuple[float, float]:
     out = []
     for workers in (1, 2):
         start = time.perf_counter()
-        extract_all(abstracts, pm, ExtractContext(), workers=workers)
+        with collector_paused():  # as the runner does
+            extract_all(abstracts, pm, ExtractContext(), workers=workers)
         out.append(time.perf_counter() - start)
     return out[0], out[1]
 

@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from corpus import write_corpus  # noqa: E402
 
+from vaultsync.collector import collector_paused  # noqa: E402
 from vaultsync.extract import extract_all, extract_one  # noqa: E402
 from vaultsync.plugins import get_plugin_manager  # noqa: E402
 from vaultsync.read import read_seeds  # noqa: E402
@@ -94,7 +95,8 @@ def main() -> None:
     for _ in range(args.repeat):  # every timing on a fresh slice; the best round counts
         chunk = next(slices)
         t0 = clock()
-        extract_all(chunk, pm, context, workers=1)
+        with collector_paused():  # as the runner does
+            extract_all(chunk, pm, context, workers=1)
         keep("stage", clock() - t0)
         t0 = clock()
         for abstract in next(slices):

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from vaultsync.context import in_context, salient
-from vaultsync.default_plugins.vocabulary import Vocabulary, parse_vocabulary
+from vaultsync.default_plugins.vocabulary import Vocabulary
+from vaultsync.default_plugins.vocabulary_format import parse_vocabulary
 from vaultsync.default_plugins.senses import in_sense
 from vaultsync.generic import names_a_thing
 from vaultsync.records import ConceptMention, Extraction

@@ -82,22 +82,18 @@ def test_kill_at_random_moments_then_rerun(tmp_path):
             fh.write(user_text[rel])
 
     rng = random.Random(4)
-    deadline = time.monotonic() + 15
-    kills = 0
-    while kills < 20 and time.monotonic() < deadline:
+    for _ in range(12):  # each round kills the child at a random moment of its work
         proc = run_child(vault, "loop", env)
         try:
-            wait_ready(proc, timeout=20)
+            wait_ready(proc, timeout=60)  # (the timeout only guards against a hang)
             time.sleep(rng.uniform(0.0, 0.4))
         finally:
             proc.send_signal(signal.SIGKILL)
-            proc.wait(20)
+            proc.wait(60)
             proc.stdout.close()
             proc.stderr.close()
         assert proc.returncode == -signal.SIGKILL, "the child stopped by itself"
-        kills += 1
         check_consistent(vault, user_text)
-    assert kills >= 5, "too few kill rounds in the time allowed"
 
     last = run_child(vault, "final", env)
     assert last.wait(60) == 0, last.stderr.read()

@@ -102,7 +102,7 @@ def test_a_note_rewritten_by_a_run_killed_before_saving_its_state_stays_its_pape
     id must not look deleted by the user)."""
     from vaultsync.pipeline import Exporter, ExportOptions
     from vaultsync.plugins import get_plugin_manager
-    from vaultsync.sync import _Run
+    from vaultsync.sync_run import SyncRun
 
     monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
     seeds, vault = tmp_path / "seeds", tmp_path / "vault"
@@ -132,7 +132,7 @@ def test_a_note_rewritten_by_a_run_killed_before_saving_its_state_stays_its_pape
         raise KeyboardInterrupt("killed before the state was saved")
 
     with monkeypatch.context() as patch:
-        patch.setattr(_Run, "save_state", killed)
+        patch.setattr(SyncRun, "save_state", killed)
         with pytest.raises(KeyboardInterrupt):
             export()
     renamed = set(live_papers()) - set(before)
@@ -150,7 +150,7 @@ import os, signal, sys
 from pathlib import Path
 from vaultsync.pipeline import ExportOptions, export
 from vaultsync.plugins import get_plugin_manager
-from vaultsync.sync import _Run
+from vaultsync.sync_run import SyncRun
 
 seeds, vault, where = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
 real_replace = os.replace
@@ -164,7 +164,7 @@ def save_state_die(*args, **kwargs):
     os.kill(os.getpid(), signal.SIGKILL)
 
 if where == "state":
-    _Run.save_state = save_state_die
+    SyncRun.save_state = save_state_die
 else:
     os.replace = replace_then_die
 export(seeds, vault, get_plugin_manager(), ExportOptions())

@@ -264,3 +264,35 @@ def test_a_copied_vault_is_not_rendered_again_and_is_signed_anew(seeds, tmp_path
     ours = [n for n in notes if n.relative_to(vault).as_posix() in records]  # not the digest's note
     assert len(ours) == len(notes) - 1
     assert all(records[n.relative_to(vault).as_posix()].signature == file_signature(n) for n in ours)
+
+
+def test_a_plugin_format_that_declares_deferred_rendering_may_defer(seeds, tmp_path, monkeypatch):
+    from vaultsync.hookspecs import hookimpl
+
+    asked = []
+
+    class Deferring:
+        name, description = "deferring", "Says whether it may defer."
+        supports_deferred_render = True
+
+        def render(self, model, context):
+            asked.append(context.may_defer)
+            return iter(())
+
+    class Plugin:
+        @hookimpl
+        def vaultsync_register_formats(self, register):
+            register(Deferring())
+
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.delenv("VAULTSYNC_SLOW_PATH", raising=False)
+    pm = get_plugin_manager()
+    model = _linked(seeds, tmp_path, pm)
+    pm.register(Plugin(), name="deferring")
+    try:
+        list(render_lazily(model, "deferring", pm, defer=True))  # obsidian's renderer is not this module's
+        pm.unregister(name="obsidian")
+        list(render_lazily(model, "deferring", pm, defer=True))
+    finally:
+        pm.unregister(name="deferring")
+    assert asked == [False, True]

@@ -9,8 +9,9 @@ import pytest
 
 from vaultsync.records import SyncReport
 from vaultsync.regions import render_note
-from vaultsync.views.digest import (DIGEST_NOTE, SEEN_FILE, append_to_daily_note, digest_date,
-                                    format_moment, update_digest, vaultsync_sync_finished)
+from vaultsync.views.daily_note import format_moment
+from vaultsync.views.digest import (DIGEST_NOTE, SEEN_FILE, append_to_daily_note, digest_date, update_digest,
+                                    vaultsync_sync_finished)
 
 DAY1, DAY2 = dt.date(2026, 5, 14), dt.date(2026, 5, 15)
 

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 from test_canvas import SMALL, SMALL_BROADER, make_model
 from vaultsync.cli import app
 from vaultsync.default_plugins.obsidian import ObsidianFormat
-from vaultsync.doctor import (ERROR, INFO, WARNING, LinkResolver, diagnose, find_region, link_targets,
-                              needs_action)
+from vaultsync.doctor import ERROR, INFO, WARNING, diagnose, needs_action
+from vaultsync.note_reading import LinkResolver, find_region, link_targets
 from vaultsync.records import RenderContext
 from vaultsync.sync import VaultSession
 

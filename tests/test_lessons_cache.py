@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from vaultsync import extract, pipeline
+from vaultsync import pipeline
 from vaultsync.default_plugins.vocabulary import lessons_may_change, vaultsync_extract
 from vaultsync.hookspecs import hookimpl
 from vaultsync.pipeline import export
 from vaultsync.plugins import get_plugin_manager
 from vaultsync.read import read_seeds
 from vaultsync.records import ExtractContext, TaughtConcept
+from vaultsync.speedups import SLOW_PATH_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -87,9 +88,9 @@ def test_a_lesson_reextracts_only_what_it_may_change_and_writes_the_same_vault(t
     for mode in ("kept", "all extracted again"):
         monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / f"state-{mode}"))
         if mode == "kept":
-            monkeypatch.delenv(extract.SLOW_PATH_ENV, raising=False)
+            monkeypatch.delenv(SLOW_PATH_ENV, raising=False)
         else:
-            monkeypatch.setenv(extract.SLOW_PATH_ENV, "1")
+            monkeypatch.setenv(SLOW_PATH_ENV, "1")
         vault = vaults[mode] = tmp_path / mode
         export(seeds, vault, get_plugin_manager())
         _teach(vault)
@@ -105,21 +106,32 @@ def test_a_lesson_reextracts_only_what_it_may_change_and_writes_the_same_vault(t
 
 
 class _OwnExtractor:
-    """A plugin's extractor: it might read the lessons too."""
+    """A plugin's extractor that does not say whether lessons change what it finds."""
 
     @hookimpl
     def vaultsync_extract(self, abstract, context):
         return None
 
 
-def test_with_a_plugins_extractor_a_lesson_reextracts_everything(tmp_path, monkeypatch, extracted, abstracts):
+class _DeclaredExtractor(_OwnExtractor):
+    """A plugin's extractor that says the lessons never change what it finds."""
+
+    @hookimpl
+    def vaultsync_lessons_may_change(self, before, after):
+        return None
+
+
+@pytest.mark.parametrize("plugin, keeps", [(_OwnExtractor, False), (_DeclaredExtractor, True)])
+def test_with_a_plugins_extractor_a_lesson_keeps_the_cache_only_if_it_answers_for_the_lessons(
+        tmp_path, monkeypatch, extracted, abstracts, plugin, keeps):
     monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.delenv(extract.SLOW_PATH_ENV, raising=False)
+    monkeypatch.delenv(SLOW_PATH_ENV, raising=False)
     pm = get_plugin_manager()
-    pm.register(_OwnExtractor(), name="own-extractor")
+    pm.register(plugin(), name="own-extractor")
     vault = tmp_path / "vault"
     export(ROOT / "seeds", vault, pm)
     _teach(vault)
     extracted.clear()
     export(ROOT / "seeds", vault, pm)
-    assert extracted == [len({a.id for a in abstracts})]
+    every = len({a.id for a in abstracts})
+    assert len(extracted) == 1 and (0 < extracted[0] < every if keeps else extracted[0] == every)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from vaultsync.extract import Extracted
+from vaultsync.default_plugins.phrases import promote_phrases
 from vaultsync.link import LinkOptions, concept_id, link
 from vaultsync.records import Abstract, Collection, ConceptMention, Extraction, PaperName
 
@@ -29,7 +30,7 @@ def phrase(text):
 
 def build(*papers, **options):
     abstracts, extracted = zip(*papers)
-    return link(list(abstracts), list(extracted), LinkOptions(**options))
+    return link(list(abstracts), list(extracted), LinkOptions(**{"promote_phrases": promote_phrases, **options}))
 
 
 def names(model):
@@ -121,3 +122,28 @@ def test_the_same_abstract_in_two_seeds_is_one_paper():
     again = Abstract(abstract.text, "other.txt", 4, 9, Collection("NeurIPS 2025", "NeurIPS 2025", 2025))
     model = build((abstract, facts), (again, facts))
     assert len(model.papers) == 1 and model.papers[0].abstract.seed == "s.txt"
+
+
+def test_phrases_are_promoted_by_the_hook_a_plugin_can_answer():
+    from vaultsync.hookspecs import hookimpl
+    from vaultsync.plugins import promoted_phrases
+    from vaultsync.plugins import get_plugin_manager
+
+    papers = [paper(1, phrase("wasserstein barycenters")), paper(2, phrase("wasserstein barycenter")),
+              paper(3, phrase("protein folding"))]
+    pm = get_plugin_manager()
+    built_in = build(*papers, promote_phrases=lambda mentions: promoted_phrases(pm, mentions))
+    assert names(built_in) == {"Wasserstein Barycenter"}
+
+    class NoPhrases:
+        @hookimpl
+        def vaultsync_promote_phrases(self, mentions):
+            return set()  # (not None: the answer, the built-in rule is not asked)
+
+    pm.register(NoPhrases(), name="no-phrases")
+    try:
+        mine = build(*papers, promote_phrases=lambda mentions: promoted_phrases(pm, mentions))
+    finally:
+        pm.unregister(name="no-phrases")
+    assert names(mine) == set()
+    assert names(build(*papers, promote_phrases=None)) == set()  # no answer: no phrase promoted

@@ -163,14 +163,14 @@ def test_a_round_is_put_off_when_more_files_change_and_reported_once_done(tmp_pa
 def test_papers_previewed_by_a_watcher_killed_before_its_round_ended_are_still_news(corpus, monkeypatch):
     """Killed after its preview, while its full round was writing: the next export lists the
     previewed papers in `New papers.md` as new (not as edited abstracts), like a round that ended."""
-    from vaultsync.sync import _Run
+    from vaultsync.sync_run import SyncRun
 
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1796083200")
 
     def killed_after_the_preview(exporter, vault):
         exporter.preview([SECOND])
         with monkeypatch.context() as patch:
-            patch.setattr(_Run, "save_state", lambda *args: (_ for _ in ()).throw(KeyboardInterrupt()))
+            patch.setattr(SyncRun, "save_state", lambda *args: (_ for _ in ()).throw(KeyboardInterrupt()))
             with pytest.raises(KeyboardInterrupt):
                 exporter.run(changed=[SECOND])
         return []

@@ -13,7 +13,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vaultsync.frontmatter_io import (FrontmatterError, _read_flat, dump_frontmatter, merge_frontmatter,
+from vaultsync.frontmatter_flat import read_flat
+from vaultsync.frontmatter_io import (FrontmatterError, dump_frontmatter, merge_frontmatter,
                                       read_frontmatter, split_note)
 from vaultsync.regions import END_MARKER, merge_note, render_note
 
@@ -100,7 +101,7 @@ def _replace_line(lines: list[str], at: int, line: str | None) -> list[str]:
 @given(st.one_of(_flat_lines, _edited_notes), st.booleans())
 def test_the_fast_frontmatter_reader_reads_what_pyyaml_reads(lines, final_newline):
     text = "\n".join(lines) + ("\n" if final_newline else "")
-    fast = _read_flat(text)
+    fast = read_flat(text)
     if fast is None:
         return
     for loader in {yaml.SafeLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)}:
@@ -112,7 +113,7 @@ def test_the_fast_frontmatter_reader_reads_what_pyyaml_reads(lines, final_newlin
 @given(st.dictionaries(st.one_of(_simple_keys, keys), st.one_of(values, _flat_values), max_size=8))
 def test_the_fast_reader_reads_the_flat_notes_vaultsync_writes(data):
     text = dump_frontmatter(data)
-    fast = _read_flat(text)
+    fast = read_flat(text)
     if fast is not None:
         assert fast == yaml.load(text, Loader=yaml.SafeLoader) == data
 
@@ -125,7 +126,7 @@ NEAR_MISSES = [*TRICKY, "007", "-01", "0123", "1_0", "+5", "1.", "1.50", "1.0e3"
 @pytest.mark.parametrize("scalar", NEAR_MISSES)
 def test_the_fast_reader_reads_each_scalar_as_pyyaml_or_not_at_all(scalar):
     for text in (f"k: {scalar}\n", f"k:\n  - {scalar}\n", f"a: 1\nk: {scalar}\nz:\n  - x\n"):
-        fast = _read_flat(text)
+        fast = read_flat(text)
         if fast is not None:
             try:
                 expected = yaml.load(text, Loader=yaml.SafeLoader)
@@ -138,7 +139,7 @@ def test_the_fast_reader_takes_a_typical_paper_note():
     meta = {"vaultsync_id": "edafe1a2ac5e0b4f", "type": "paper", "title": "AOEPT — a prompt: fashion",
             "aliases": ["AOEPT", "MCP"], "collection": "[[ICML 2026 Papers]]", "year": 2026,
             "concepts": ["[[Prompt Tuning]]"], "urls": [], "score": 3.0, "draft": False, "x": None}
-    assert _read_flat(dump_frontmatter(meta)) == meta
+    assert read_flat(dump_frontmatter(meta)) == meta
 
 
 def _npm_yaml() -> Path | None:

@@ -9,7 +9,7 @@ import pytest
 from vaultsync.hookspecs import hookimpl
 from vaultsync.pipeline import ExportOptions, export
 from vaultsync.plugins import get_plugin_manager
-from vaultsync.sync import VaultSession
+from vaultsync import sync
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,10 +47,10 @@ def test_an_unchanged_run_reads_no_note_and_extracts_nothing(setup, monkeypatch)
     first = export(seeds, vault, pm)
     assert counter.calls == first.papers > 0
 
-    def no_reading(self):
+    def no_reading(*args):
         raise AssertionError("the vault was scanned")
 
-    monkeypatch.setattr(VaultSession, "_scan", no_reading)
+    monkeypatch.setattr(sync, "scan_notes", no_reading)
     again = export(seeds, vault, pm)
     assert (again.created, again.updated, again.papers) == ((), (), first.papers)
     assert counter.calls == first.papers
@@ -110,9 +110,9 @@ def test_seeds_touched_but_unchanged_are_served_from_the_last_run(setup, monkeyp
         seed.unlink()
         seed.write_bytes(data)
 
-    def no_reading(self):
+    def no_reading(*args):
         raise AssertionError("the vault was scanned")
-    monkeypatch.setattr(VaultSession, "_scan", no_reading)
+    monkeypatch.setattr(sync, "scan_notes", no_reading)
     again = export(seeds, vault, pm)
     assert (again.created, again.updated, again.papers) == ((), (), first.papers)
     export(seeds, vault, pm)  # and the new times are remembered: served by times alone
@@ -166,7 +166,7 @@ class Odd:
 def test_cached_extractions_round_trip_and_unreadable_ones_are_missed(tmp_path):
     import pickle
 
-    from vaultsync.extract import Extracted
+    from vaultsync.records import Extracted
     from vaultsync.records import ConceptMention, Extraction, PaperName, frozen_mapping
     from vaultsync.run_cache import load_extractions, save_extractions
     from vaultsync.state import State

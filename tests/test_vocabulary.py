@@ -9,15 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vaultsync.default_plugins import vocabulary as vocab
-from vaultsync.default_plugins.vocabulary import (
+from vaultsync.default_plugins import vocabulary_automata, vocabulary_format
+from vaultsync.default_plugins.vocabulary import Vocabulary, vaultsync_extract
+from vaultsync.default_plugins.vocabulary_format import (
     DATA_FILE,
-    Vocabulary,
     VocabularyEntry,
     entry_key,
     is_acronym,
     is_short_acronym,
     parse_vocabulary,
-    vaultsync_extract,
 )
 from vaultsync.errors import VaultsyncError
 from vaultsync.canonical import concept_key
@@ -343,7 +343,7 @@ def test_a_name_split_by_an_inline_acronym_is_still_found():
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("ab -'\t\n\u00e9\u2019\u2013\u2011\u00a0\u202f")) | st.characters(), max_size=40))
 def test_folding_is_the_translation_table(text):
-    assert vocab._fold(text) == text.translate(vocab._FOLD)
+    assert vocabulary_format.fold_text(text) == text.translate(vocabulary_format._FOLD)
 
 
 def test_mentions_are_ordinary_concept_mentions():
@@ -369,18 +369,18 @@ AUTOMATA_TEXT = ("We fine-tune Large Language Models (LLMs) with Reinforcement L
 def _built_here(monkeypatch) -> list[int]:
     """How many times the automata are built (not loaded) from now on."""
     builds: list[int] = []
-    original = vocab._build_automata
-    monkeypatch.setattr(vocab, "_build_automata", lambda entries: builds.append(1) or original(entries))
+    original = vocabulary_automata.build_automata
+    monkeypatch.setattr(vocabulary_automata, "build_automata", lambda entries: builds.append(1) or original(entries))
     return builds
 
 
 def test_the_automata_are_built_once_and_then_loaded_from_the_state_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path))
     builds = _built_here(monkeypatch)
-    entries = parse_vocabulary(vocab.DATA_FILE.read_text("utf-8"), "vocabulary.txt")
+    entries = parse_vocabulary(DATA_FILE.read_text("utf-8"), "vocabulary.txt")
     first = Vocabulary(entries, merge=False)
     second = Vocabulary(entries, merge=False)
-    assert builds == [1] and (tmp_path / vocab.AUTOMATA_FILE).is_file()
+    assert builds == [1] and (tmp_path / vocabulary_automata.AUTOMATA_FILE).is_file()
     assert second.match(AUTOMATA_TEXT) == first.match(AUTOMATA_TEXT) != []
     other = Vocabulary([*entries, VocabularyEntry("Quantum Widget Theory")])  # other entries: built
     assert builds == [1, 1] and [m.entry.name for m in other.match("a quantum widget theory")] == ["Quantum Widget Theory"]
@@ -388,9 +388,9 @@ def test_the_automata_are_built_once_and_then_loaded_from_the_state_folder(tmp_p
 
 def test_a_damaged_automata_file_is_built_again(tmp_path, monkeypatch):
     monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path))
-    entries = parse_vocabulary(vocab.DATA_FILE.read_text("utf-8"), "vocabulary.txt")
+    entries = parse_vocabulary(DATA_FILE.read_text("utf-8"), "vocabulary.txt")
     want = Vocabulary(entries, merge=False).match(AUTOMATA_TEXT)
-    path = tmp_path / vocab.AUTOMATA_FILE
+    path = tmp_path / vocabulary_automata.AUTOMATA_FILE
     data = bytearray(path.read_bytes())
     data[len(data) // 2] ^= 0xFF
     path.write_bytes(bytes(data))
@@ -403,6 +403,6 @@ def test_a_state_folder_that_cannot_be_written_only_costs_the_build(tmp_path, mo
     blocked.write_text("not a folder")
     monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(blocked / "state"))
     builds = _built_here(monkeypatch)
-    entries = parse_vocabulary(vocab.DATA_FILE.read_text("utf-8"), "vocabulary.txt")
+    entries = parse_vocabulary(DATA_FILE.read_text("utf-8"), "vocabulary.txt")
     assert Vocabulary(entries, merge=False).match(AUTOMATA_TEXT) and Vocabulary(entries, merge=False)
     assert builds == [1, 1]

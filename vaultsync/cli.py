@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import logging
-import sys
 from typing import Annotated, Optional
 
 import typer
 
 from . import __version__
-from .errors import VaultsyncError
 
 app = typer.Typer(
     name="vaultsync",
@@ -33,18 +30,6 @@ def root(
         "--version", callback=_show_version, is_eager=True, help="Print the version and exit.")] = None,
 ) -> None:
     """Turn folders of research abstracts into a living, linked Obsidian vault."""
-
-
-def setup_logging(verbose: bool, quiet: bool) -> None:
-    """One stderr handler; --verbose switches every vaultsync logger to DEBUG."""
-    level = logging.DEBUG if verbose else logging.ERROR if quiet else logging.WARNING
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr, force=True)
-
-
-def fail(error: VaultsyncError) -> typer.Exit:
-    """Print a user error on one line (no traceback) and give the exit to raise."""
-    typer.echo(f"vaultsync: {error}", err=True)
-    return typer.Exit(1)
 
 
 def _register_commands() -> None:

@@ -10,34 +10,22 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
-from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
 import pluggy
 
-from .collector import collector_paused
 from .context import in_context, salient
 from .inline_html import without_html
 from .plugins import HookOutcome, call_each, call_safely
-from .records import Abstract, ExtractContext, Extraction, PaperName
+from .extraction_codec import decode_extraction, encode_extraction, Sharing
+from .records import Abstract, Extracted, ExtractContext, Extraction, PaperName
+from .speedups import Speedups
 from .workers import forked_pool
 
 log = logging.getLogger(__name__)
 
-# Set to 1, turns off every shortcut (pools, batched writes, the direct YAML writer), so a test
-# can check the fast path writes the same bytes (tests/test_fast_path.py).
-SLOW_PATH_ENV = "VAULTSYNC_SLOW_PATH"
 POOL_THRESHOLD = 3000  # abstracts; below this a pool costs more than it saves
 _CHUNK = 500
-
-
-@dataclass(frozen=True)
-class Extracted:
-    """What the extract stage knows about one abstract."""
-
-    extraction: Extraction
-    name: PaperName
-    problems: tuple[str, ...] = ()
 
 
 def extract_one(abstract: Abstract, pm: pluggy.PluginManager, context: ExtractContext) -> Extracted:
@@ -50,13 +38,10 @@ def extract_one(abstract: Abstract, pm: pluggy.PluginManager, context: ExtractCo
 def extract_many(abstracts: Sequence[Abstract], pm: pluggy.PluginManager, context: ExtractContext
                  ) -> list[Extracted]:
     """``[extract_one(a, pm, context) for a in abstracts]``, each extractor running over all of
-    them in turn (``call_each``: its data stays in the CPU's caches), with the cyclic garbage
-    collector paused (what they return stays alive until the chunk is done: collections would
-    walk it again and again and find nothing to free)."""
+    them in turn (``call_each``: its data stays in the CPU's caches)."""
     wheres = [_where(abstract) for abstract in abstracts]
-    with collector_paused():
-        found = call_each(pm, "vaultsync_extract", [{"abstract": a, "context": context} for a in abstracts], wheres)
-        return [_named(abstract, facts, pm, where) for abstract, facts, where in zip(abstracts, found, wheres)]
+    found = call_each(pm, "vaultsync_extract", [{"abstract": a, "context": context} for a in abstracts], wheres)
+    return [_named(abstract, facts, pm, where) for abstract, facts, where in zip(abstracts, found, wheres)]
 
 
 def _where(abstract: Abstract) -> str:
@@ -83,8 +68,6 @@ _WORKER: tuple[pluggy.PluginManager, ExtractContext] | None = None
 def _extract_chunk(abstracts: Sequence[Abstract]) -> list[bytes]:
     """In a pool's worker: the chunk's extractions, each as the extraction cache stores it
     (marshalled tuples: a fraction of the cost of pickling the records, both ways)."""
-    from .run_cache import encode_extraction
-
     assert _WORKER is not None
     return [encode_extraction(facts) for facts in _extract_chunk_with(abstracts, _WORKER)]
 
@@ -92,9 +75,10 @@ def _extract_chunk(abstracts: Sequence[Abstract]) -> list[bytes]:
 def extract_all(
     abstracts: Sequence[Abstract], pm: pluggy.PluginManager, context: ExtractContext, workers: int | None = None,
     on_progress: Callable[[int, int], None] | None = None,
-    on_encoded: Callable[[list[tuple[str, bytes]]], None] | None = None,
+    on_encoded: Callable[[list[tuple[str, bytes]]], None] | None = None, speedups: Speedups = Speedups(),
 ) -> list[Extracted]:
-    """Extract every abstract, in order; uses a process pool for large jobs where fork exists.
+    """Extract every abstract, in order; uses a process pool for large jobs where fork exists
+    (unless ``speedups.pools`` is off: then one abstract at a time, every plugin in turn).
 
     ``on_progress(done, total)`` is told how far it got, every few hundred abstracts.
     ``on_encoded``, if given, is handed each chunk of (abstract id, bytes) the pool's workers
@@ -103,7 +87,7 @@ def extract_all(
     workers = workers if workers is not None else min(os.cpu_count() or 1, 4)
     chunks = [abstracts[i:i + _CHUNK] for i in range(0, len(abstracts), _CHUNK)]
     done: list[Extracted] = []
-    if os.environ.get(SLOW_PATH_ENV) == "1":  # one abstract at a time, every plugin in turn
+    if not speedups.pools:  # one abstract at a time, every plugin in turn
         results = ([extract_one(abstract, pm, context) for abstract in chunk] for chunk in chunks)
     elif len(abstracts) < POOL_THRESHOLD or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
         results = map(_extract_chunk_with, chunks, [(pm, context)] * len(chunks))
@@ -112,11 +96,10 @@ def extract_all(
         pool = forked_pool(workers)
         results = _decoded(chunks, pool.map(_extract_chunk, chunks), pm, context, on_encoded)
     try:
-        with collector_paused():  # everything extracted stays alive: see extract_many
-            for chunk in results:
-                done.extend(chunk)
-                if on_progress is not None:
-                    on_progress(len(done), len(abstracts))
+        for chunk in results:
+            done.extend(chunk)
+            if on_progress is not None:
+                on_progress(len(done), len(abstracts))
     finally:
         if _WORKER is not None:
             pool.shutdown()
@@ -127,10 +110,8 @@ def extract_all(
 def _decoded(chunks, results, pm: pluggy.PluginManager, context: ExtractContext,
              on_encoded: Callable[[list[tuple[str, bytes]]], None] | None) -> Iterator[list[Extracted]]:
     """The pool's encoded chunks, decoded: one copy of each mention and string they repeat
-    (``run_cache.Sharing``); each chunk's records handed to ``on_encoded`` and let go (kept
+    (``extraction_codec.Sharing``); each chunk's records handed to ``on_encoded`` and let go (kept
     until the end, 20,000 of them left the heap full of holes the link stage could not use)."""
-    from .run_cache import Sharing, decode_extraction
-
     shared = Sharing()
     for chunk, records in zip(chunks, results):
         facts, encoded = [], []

@@ -7,7 +7,7 @@ hooks, registered like a user's plugin, so a user plugin can add to or replace a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 import pluggy
 
@@ -15,6 +15,7 @@ from .records import (
     Abstract,
     CollectionInfo,
     Concept,
+    ConceptMention,
     ExtractContext,
     Extraction,
     OutputFile,
@@ -52,6 +53,31 @@ def vaultsync_extract(abstract: Abstract, context: ExtractContext) -> Extraction
     """
 
 
+@hookspec
+def vaultsync_lessons_may_change(before: ExtractContext, after: ExtractContext) -> Callable[[str], bool] | None:
+    """Say which abstracts your ``vaultsync_extract`` may read differently under other lessons.
+
+    Called once by a run whose only change since the cached extractions is what the vault
+    teaches (``context.taught``: concept notes the user wrote or edited), with the context the
+    cache was made under and this run's. Return a test of an abstract's text (True: what you
+    extract from it may differ), or ``None`` when the lessons never change what you extract.
+    An abstract no extractor's test flags keeps its cached extraction. When any extractor does
+    not implement this hook, nothing is kept: every abstract is extracted again.
+    """
+
+
+@hookspec(firstresult=True)
+def vaultsync_promote_phrases(mentions: Sequence[tuple[ConceptMention, ...]]) -> set[str] | None:
+    """Choose the phrases that become shared concepts.
+
+    Called once by the link stage with every paper's merged concept mentions (of every kind;
+    phrases have ``kind == "phrase"``). Return the concept keys (``canonical.concept_key`` of a
+    mention's name) of the phrase mentions that deserve a concept note shared across papers,
+    or ``None`` to let the next plugin (ultimately the built-in ``phrases``) decide. With no
+    answer, no phrase is promoted. Stops at first non-None result.
+    """
+
+
 @hookspec(firstresult=True)
 def vaultsync_paper_name(abstract: Abstract, extraction: Extraction) -> PaperName | None:
     """Choose a paper's name (the method it introduces) and title.
@@ -66,7 +92,9 @@ def vaultsync_register_formats(register: Callable[[OutputFormat], None]) -> None
     """Register output formats by calling ``register(format)`` once for each.
 
     Called once when the plugin manager starts. A format has ``name``, ``description`` and
-    ``render(model, context)`` yielding ``OutputFile``s. Return value is ignored.
+    ``render(model, context)`` yielding ``OutputFile``s. A format whose class sets
+    ``supports_deferred_render = True`` may also yield ``DeferredNote``s when
+    ``context.may_defer`` is set. Return value is ignored.
     """
 
 

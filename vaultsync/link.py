@@ -12,14 +12,13 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from itertools import chain
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from .canonical import concept_key
-from .collector import collector_paused
 from .concept_index import UMBRELLA, Cluster, ConceptIndex, OwnNames, is_acronym
 from .extract import Extracted
 from .names import NameRegistry, safe_note_name
-from .records import Abstract, CollectionInfo, Concept, Paper, VaultModel, frozen_mapping
+from .records import Abstract, CollectionInfo, Concept, ConceptMention, Paper, VaultModel, frozen_mapping
 from .related import RelatednessIndex, text_terms
 
 MAX_CONCEPTS_PER_PAPER = 8
@@ -42,25 +41,13 @@ class LinkOptions:
     existing_names: Mapping[str, str] = field(default_factory=dict)  # vaultsync_id -> note stem
     deleted_ids: frozenset[str] = frozenset()
     user_concepts: Mapping[str, str] = field(default_factory=dict)  # concept key -> stem of the user's note
-    promote_phrases: object = None  # callable(list[list[ConceptMention]]) -> set[str] of keys
-
-
-def _promoted_phrase_keys(per_paper, promote) -> set[str]:
-    if promote is None:
-        from .default_plugins.phrases import promote_phrases
-
-        return set(promote_phrases(per_paper))  # (it reads the phrase mentions only: no copies to make)
-    return set(promote([[m for m in mentions if m.kind == "phrase"] for mentions in per_paper]))
+    # papers' mentions -> keys of the phrases to promote (``vaultsync_promote_phrases``); None: none
+    promote_phrases: Callable[[list[tuple[ConceptMention, ...]]], set[str] | None] | None = None
 
 
 def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options: LinkOptions = LinkOptions()
          ) -> VaultModel:
     """Build the vault model from abstracts (in order) and what was extracted from each."""
-    with collector_paused():  # what it builds stays alive: a collection would find nothing
-        return _link(abstracts, extracted, options)
-
-
-def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options: LinkOptions) -> VaultModel:
     # 1. one paper per abstract text, first occurrence wins; the user's deletions are respected
     seen: dict[str, int] = {}
     for index, abstract in enumerate(abstracts):
@@ -70,7 +57,8 @@ def _link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options
     papers_in = [(abstracts[i], extracted[i]) for i in chosen]
 
     # 2. concepts across the corpus
-    promoted = _promoted_phrase_keys([f.extraction.concepts for _, f in papers_in], options.promote_phrases)
+    promote = options.promote_phrases
+    promoted = set(promote([f.extraction.concepts for _, f in papers_in]) or ()) if promote is not None else set()
     index = ConceptIndex().build(((abstract.id, facts.extraction.concepts) for abstract, facts in papers_in),
                                  promoted)
     own_names = OwnNames.of(n for _, f in papers_in for n in (f.name.name, *f.name.aliases))

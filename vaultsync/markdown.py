@@ -22,6 +22,7 @@ import multiprocessing
 import os
 import re
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Iterator, Sequence
 
 from vaultsync.markdown_tokens import ENTITY, Token, scan, text_token
@@ -286,19 +287,32 @@ def conversions(table: dict[tuple[str, tuple], str]) -> Iterator[dict[tuple[str,
         _remembered = previous if previous is None else table
 
 
+_POOLS: ContextVar[bool] = ContextVar("vaultsync_markdown_pools", default=True)
+
+
+@contextmanager
+def pools_allowed(enabled: bool) -> Iterator[None]:
+    """Within the block, ``converted_ahead`` may use a process pool (``enabled``) or never does."""
+    token = _POOLS.set(enabled)
+    try:
+        yield
+    finally:
+        _POOLS.reset(token)
+
+
 @contextmanager
 def converted_ahead(items: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> Iterator[None]:
     """Within the block, ``abstract_to_markdown`` answers for ``items`` (text, links) from a
     process pool converting them ahead, in order, when there are enough of them to pay for one
-    (the same rule as extraction; never with ``VAULTSYNC_SLOW_PATH=1``). The block starts at
+    (the same rule as extraction; never inside ``pools_allowed(False)``). The block starts at
     once: the caller renders and writes the first notes while the pool converts the next ones,
     so the caller asks for them in ``items``' order."""
     global _remembered, _pending
-    from .extract import POOL_THRESHOLD, SLOW_PATH_ENV  # lazy: start-up time
+    from .extract import POOL_THRESHOLD  # lazy: start-up time
     from .workers import forked_pool
 
     workers = min(os.cpu_count() or 1, 4)
-    if (len(items) < POOL_THRESHOLD or workers < 2 or os.environ.get(SLOW_PATH_ENV) == "1"
+    if (len(items) < POOL_THRESHOLD or workers < 2 or not _POOLS.get()
             or "fork" not in multiprocessing.get_all_start_methods()):
         yield
         return

@@ -3,32 +3,38 @@
 ``export`` runs it once (`vaultsync export`). ``Exporter`` runs it again and again over one open
 vault session (`vaultsync watch`), re-reading only the seed files that changed and re-extracting
 only abstracts it has not seen, so a new seed file costs little more than its own abstracts.
+
+Around the stages the runner applies what is no stage's business, each in one place: the caches
+(``run_cache``), the shortcuts (``Speedups``, read once) and the collector policy
+(``Speedups.collector_for``; in a watcher, what is kept is frozen between rounds: ``warm``).
 """
 
 from __future__ import annotations
 
 import gc
 import logging
-import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import pluggy
 
 from .canonical import concept_key
-from .collector import collector_frozen, collector_paused
+from .code_signature import code_signature
 from .extract import Extracted, extract_all
 from .link import LinkOptions, link, link_additions, prepare_additions
-from .plugins import call_safely
+from .plugins import call_safely, promoted_phrases
+from .progress import StageTimer
 from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_signature
 from .records import Abstract, DeferredNote, ExtractContext, OutputFile, Seed, SyncReport, VaultModel, frozen_mapping
 from .renames import names_to_follow
 from .render import render, render_lazily
-from .run_cache import (cache_encoded, carry_over_lessons, code_signature, conversion_key, extraction_fingerprint,
-                        forget_run, last_run, load_conversions, load_extractions, remember_run, render_fingerprint,
+from .run_cache import (cache_encoded, carry_over_lessons, conversion_key, extraction_fingerprint, forget_run,
+                        last_run, load_conversions, load_extractions, remember_run, render_fingerprint,
                         run_print, save_conversions, save_extractions)
+from .speedups import Speedups
 from .state_db import StateDamaged
 from .sync import VaultSession
 from .teaching import taught_concepts, user_concept_notes
@@ -75,13 +81,16 @@ class Exporter:
         self._primed = False  # the extractors have run in this process
         self._remembering = False  # this exporter keeps abstracts' Markdown in memory
         self._previewed: SyncReport | None = None  # what previews wrote since the last run
-        self._stage: tuple[str, tuple[float, float, float]] | None = None  # under way, begun when (-v)
+        self._timer = StageTimer(log)  # (with -v: how long each stage took)
+        self.speedups = Speedups.from_environment()
+        self._frozen = False  # what ``warm`` kept is frozen out of the collector until the next run
 
     def __enter__(self) -> "Exporter":
         self.session.__enter__()
         return self
 
     def __exit__(self, *exc) -> None:
+        self._thaw()
         if self._remembering:
             from .markdown import remember_conversions
 
@@ -91,7 +100,7 @@ class Exporter:
     def _step(self, stage: str | None, done: int | None = None, total: int | None = None) -> None:
         """Report that ``stage`` begins (None: the last one ended), or how far it got."""
         if done is None:
-            self._timed(stage)
+            self._timer.lap(stage)
         if stage is None:
             return
         if self.options.progress is not None:
@@ -99,30 +108,23 @@ class Exporter:
         elif done is None:
             log.debug("stage: %s", stage)
 
+    def _thaw(self) -> None:
+        if self._frozen:
+            gc.unfreeze()
+            self._frozen = False
+
     def _counted(self, files: Iterable[OutputFile]) -> Iterator[OutputFile]:
         """``files``, telling the progress bar how many were written (how many there are is the
         format's business: the bar counts without a total)."""
         for done, f in enumerate(files):
             if done % 256 == 0 and done:
                 self._step("write", done, None)
-                if done % _FREEZE_EVERY == 0:
+                if done % _FREEZE_EVERY == 0 and self.speedups.collector:
                     # what the sync keeps of the notes written so far (state rows, the report's
                     # lists) lives as long as the model: frozen with it, so that the next full
                     # collections do not walk it again and again (seven at 20,000 papers)
                     gc.freeze()
             yield f
-
-    def _timed(self, stage: str | None) -> None:
-        """With ``-v``: how long the stage that ends took, and the CPU time it used here and in
-        worker processes (what a busy machine does not change)."""
-        if not log.isEnabledFor(logging.DEBUG):
-            return
-        now = (time.perf_counter(), time.process_time(), _children_cpu())
-        if self._stage is not None:
-            name, then = self._stage
-            log.debug("%s took %.2f s (CPU: %.2f s in this process, %.2f s in workers)", name,
-                      now[0] - then[0], now[1] - then[1], now[2] - then[2])
-        self._stage = (stage, now) if stage is not None else None
 
     def read(self) -> ReadResult:
         """Every seed file, re-reading only those whose stat signature changed."""
@@ -151,7 +153,10 @@ class Exporter:
         """
         if self._model is None or self.options.dry_run:
             return None
-        changed = sorted(set(changed))
+        with self.speedups.shortcuts():
+            return self._preview(sorted(set(changed)))
+
+    def _preview(self, changed: list[str]) -> SyncReport | None:
         before = {relative: self.seed(relative) for relative in changed}
         for relative in changed:
             self._seeds.pop(relative, None)
@@ -171,19 +176,25 @@ class Exporter:
             return None
         # (the preview knows only the linked papers: the next run that saves forgets the dead)
         extracted = self._extract(list(new.values()), self._taught, live=None)
-        model = link_additions(self._model, list(new.values()), extracted, self.session.existing_names().values())
-        files = [f for f in render(model, self.options.format, self.pm, {"config": self.options.config})
-                 if f.vaultsync_id in new]
+        with self.speedups.collector_for("link"):
+            model = link_additions(self._model, list(new.values()), extracted,
+                                   self.session.existing_names().values())
+        from .markdown import pools_allowed  # lazy: start-up time
+
+        with pools_allowed(self.speedups.pools):
+            files = [f for f in render(model, self.options.format, self.pm, {"config": self.options.config})
+                     if f.vaultsync_id in new]
         report = self.session.apply(files, partial=True, settle=False,  # (the full run settles)
-                                    papers=[(a.id, a.seed, a.paragraph, a.text) for a in new.values()])
-        self._previewed = _merged(self._previewed, report) if self._previewed else report
+                                    papers=[(a.id, a.seed, a.paragraph, a.text) for a in new.values()],
+                                    batched=self.speedups.batched_writes)
+        self._previewed = self._previewed.followed_by(report) if self._previewed else report
         return report
 
     def _extract(self, abstracts: list[Abstract], taught: tuple, live: set[str] | None) -> list[Extracted]:
         """What the extractors find in ``abstracts``: remembered (this session, or the state's
         cache under the same code, config and lessons), else extracted now and remembered.
         The state's cache then forgets the abstracts not ``live`` (None: it forgets nothing)."""
-        with collector_paused():  # what is loaded and extracted here stays alive: see collector.py
+        with self.speedups.collector_for("extract"):  # what is loaded and extracted here stays alive
             return self._extract_paused(abstracts, taught, live)
 
     def _extract_paused(self, abstracts: list[Abstract], taught: tuple, live: set[str] | None) -> list[Extracted]:
@@ -195,7 +206,7 @@ class Exporter:
         fresh = {a.id: a for a in abstracts if a.id not in self._extracted}
         context = ExtractContext(vault=str(self.vault_dir.resolve()), config=self.options.config, taught=taught)
         carried = {}  # ... or under other lessons, where they change nothing
-        if fresh and not self.options.dry_run:
+        if fresh and not self.options.dry_run and self.speedups.lessons_keep_cache:
             carried = carry_over_lessons(state, self.pm, self._code, context, fresh)
             if carried:
                 log.debug("other lessons: %d of %d extractions still hold", len(carried), len(fresh))
@@ -209,7 +220,8 @@ class Exporter:
                 cached.update(i for i, _ in records)
 
         extracted_now = extract_all(list(fresh.values()), self.pm, context, on_encoded=cache,
-                                    on_progress=lambda done, total: self._step("extract", done, total))
+                                    on_progress=lambda done, total: self._step("extract", done, total),
+                                    speedups=self.speedups)
         for abstract, facts in zip(fresh.values(), extracted_now):
             self._extracted[abstract.id] = facts
         if (fresh or carried) and not self.options.dry_run:
@@ -228,15 +240,17 @@ class Exporter:
         state = self.session.state
         notices = [str(state.repaired)] if state.repaired is not None else []
         state.repaired = None
-        try:
-            report = self._run(changed)
-        except StateDamaged as damaged:  # (raised by the sync only as a StateError)
-            notices.append(str(damaged))
-            report = self._run(changed)
+        self._thaw()  # (what ``warm`` froze: this run replaces most of it)
+        with self.speedups.shortcuts():
+            try:
+                report = self._run(changed)
+            except StateDamaged as damaged:  # (raised by the sync only as a StateError)
+                notices.append(str(damaged))
+                report = self._run(changed)
         return replace(report, warnings=tuple(notices) + report.warnings) if notices else report
 
     def _run(self, changed: Iterable[str] | None) -> SyncReport:
-        self._stage = None
+        self._timer.restart()
         for relative in changed or ():
             self._seeds.pop(relative, None)
         state = self.session.state
@@ -262,16 +276,17 @@ class Exporter:
         self._step("render")
         # the model stays alive through the write and the hooks: no garbage collection walks it
         # (one full collection of it takes a second at 20,000 papers, and finds nothing to free)
-        with collector_frozen():
+        with self.speedups.collector_for("write"):
             with self._rendering(model) as files:  # rendered as the sync writes them: never all at once
                 self._step("write")
                 gone = {p.seed for p in state.papers()} - set(self._seeds)
                 report = self.session.apply(
                     self._counted(files), dry_run=self.options.dry_run,
                     seeds=[seed.path for seed in read.seeds] + sorted(gone), settle=False,
-                    render_fingerprint=render_fingerprint(self._code, self.options.format, self.options.config))
+                    render_fingerprint=render_fingerprint(self._code, self.options.format, self.options.config),
+                    batched=self.speedups.batched_writes)
             if self._previewed is not None:  # one round: the notes the preview wrote count as this run's
-                report, self._previewed = _merged(self._previewed, report), None
+                report, self._previewed = self._previewed.followed_by(report), None
             report = replace(report, papers=len(model.papers), concepts=len(model.concepts),
                              warnings=report.warnings + problems, errors=report.errors + tuple(read.failed),
                              seeds=tuple(seed.path for seed in read.seeds))
@@ -299,20 +314,32 @@ class Exporter:
         block (or as a ``DeferredNote``, rendered only if the sync needs it); abstracts' Markdown
         comes from the state's cache when the same text with the same links was converted before
         (by the same code), and what was converted is cached after."""
-        from .markdown import conversions  # lazy: start-up time
+        from .markdown import conversions, pools_allowed  # lazy: start-up time
 
         state = self.session.state
         wanted = {conversion_key(p.abstract.text, p.links): (p.abstract.text, tuple(p.links)) for p in model.papers}
         known = load_conversions(state, self._code, wanted)
-        with conversions(dict(known)) as table:
-            yield render_lazily(model, self.options.format, self.pm, {"config": self.options.config}, defer=True)
+        with conversions(dict(known)) as table, pools_allowed(self.speedups.pools):
+            yield render_lazily(model, self.options.format, self.pm, {"config": self.options.config},
+                                defer=self.speedups.deferred_render)
         if not self.options.dry_run:
             save_conversions(state, self._code, wanted, table, known)
 
     def warm(self) -> None:
         """Get ready to ``preview`` the next new seed file quickly (the watcher calls it when a
         round is done): link the corpus if no run has yet (the catch-up found nothing to do),
-        and index what the last link found. Writes nothing."""
+        and index what the last link found. Writes nothing. What it keeps is then frozen out of
+        the collector until the next ``run`` (a full collection walked it all, half a second at
+        20,000 papers, every few files of a preview)."""
+        try:
+            with self.speedups.shortcuts(), self.speedups.collector_for("link"):  # (what it makes stays)
+                self._warm()
+        finally:
+            if self.speedups.collector:
+                gc.freeze()
+                self._frozen = True
+
+    def _warm(self) -> None:
         if self.options.dry_run:
             return
         if self._model is None:
@@ -328,7 +355,7 @@ class Exporter:
             # extractors load their data (the vocabulary) on first use: not at the first new file
             context = ExtractContext(vault=str(self.vault_dir.resolve()), config=self.options.config,
                                      taught=self._taught)
-            extract_all([self._model.papers[0].abstract], self.pm, context)
+            extract_all([self._model.papers[0].abstract], self.pm, context, speedups=self.speedups)
             self._primed = True
 
     def _read_extract_link(self) -> tuple[ReadResult, list[Extracted], VaultModel]:
@@ -359,29 +386,11 @@ class Exporter:
         for vid in (*papers, *collections.values()):
             existing.pop(vid, None)
         user_concepts = {concept_key(taught.name): stem for stem, taught in user_notes}
-        model = link(abstracts, extracted, LinkOptions(existing, frozenset(session.deleted_ids()), user_concepts))
+        with self.speedups.collector_for("link"):  # what it builds stays alive
+            model = link(abstracts, extracted, LinkOptions(existing, frozenset(session.deleted_ids()), user_concepts,
+                                                           promote_phrases=partial(promoted_phrases, self.pm)))
         self._model = None if self.options.dry_run else model
         return read, extracted, model
-
-
-def _children_cpu() -> float:
-    """CPU seconds used by this process's finished workers (pools are shut down by then)."""
-    try:
-        import resource  # lazy, and not on Windows
-    except ImportError:
-        return 0.0
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _merged(first: SyncReport, then: SyncReport) -> SyncReport:
-    """Two syncs of one round as one report: a note created by the first is created."""
-    created = dict.fromkeys(first.created + then.created)
-    return replace(then, created=tuple(created), updated=tuple(p for p in then.updated if p not in created),
-                   renamed=frozen_mapping({**first.renamed, **then.renamed}),
-                   gone=tuple(sorted(set(first.gone) | set(then.gone))),
-                   conflicts=first.conflicts + then.conflicts, errors=first.errors + then.errors,
-                   warnings=first.warnings + then.warnings, written=frozen_mapping({**first.written, **then.written}))
 
 
 def export(seeds_dir: Path, vault_dir: Path, pm: pluggy.PluginManager,

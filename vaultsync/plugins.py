@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 import pluggy
 
 from . import hookspecs
-from .default_plugins import DEFAULT_PLUGINS
+from .default_plugins import DEFAULT_PLUGINS, MODULES
 from .errors import VaultsyncError
 
 if TYPE_CHECKING:
@@ -131,7 +131,7 @@ def get_plugin_manager(
 def _load_default_plugins(pm: VaultsyncPluginManager) -> None:
     # A built-in that fails to import is a bug in vaultsync, not a user's problem: let it raise.
     for name in DEFAULT_PLUGINS:
-        module = importlib.import_module(f"vaultsync.default_plugins.{name}")
+        module = importlib.import_module(f"vaultsync.default_plugins.{MODULES.get(name, name)}")
         pm.add_plugin(module, name, PluginSource(BUILT_IN))
 
 
@@ -368,3 +368,11 @@ def plugin_origin(pm: pluggy.PluginManager, name: str) -> str:
     """``"built-in"``, ``"entry point of <distribution>"``, a file path, or ``"registered"``."""
     source = getattr(pm, "sources", {}).get(name)
     return source.origin if source else "registered"
+
+
+def promoted_phrases(pm: pluggy.PluginManager, mentions: list[tuple]) -> set[str] | None:
+    """The plugins' answer to ``vaultsync_promote_phrases`` (a failing plugin is named and passed over)."""
+    outcome = call_safely(pm, "vaultsync_promote_phrases", context_text="the corpus", mentions=mentions)
+    for failure in outcome.failures:
+        logger.warning("%s", failure)
+    return outcome.result

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copyreg
 import hashlib
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, Protocol
@@ -157,6 +157,15 @@ class PaperName:
     name: str | None = None  # "AVI-Bench"
     aliases: tuple[str, ...] = ()  # the name's expansion and other spellings
     gist: str = ""  # one line saying what the paper does, for lists
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """What the extract stage knows about one abstract."""
+
+    extraction: Extraction
+    name: PaperName
+    problems: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -327,6 +336,16 @@ class SyncReport:
     # edited meanwhile, and must be read. Canvases and other whole files are not in it.
     written: Mapping[str, tuple[bytes | None, tuple[int, int, int] | None]] = field(
         default_factory=frozen_mapping, compare=False, repr=False)
+
+    def followed_by(self, then: "SyncReport") -> "SyncReport":
+        """This sync and ``then`` as one report (a watcher's preview and its full run): a note
+        created by the first is created."""
+        created = dict.fromkeys(self.created + then.created)
+        return replace(then, created=tuple(created), updated=tuple(p for p in then.updated if p not in created),
+                       renamed=frozen_mapping({**self.renamed, **then.renamed}),
+                       gone=tuple(sorted(set(self.gone) | set(then.gone))),
+                       conflicts=self.conflicts + then.conflicts, errors=self.errors + then.errors,
+                       warnings=self.warnings + then.warnings, written=frozen_mapping({**self.written, **then.written}))
 
 
 @dataclass(frozen=True)

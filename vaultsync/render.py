@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import logging
-import os
+from types import ModuleType
 from typing import Any, Iterator, Mapping
 
 import pluggy
 
 from .errors import VaultsyncError
-from .extract import SLOW_PATH_ENV
 from .plugins import call_safely
 from .records import DeferredNote, OutputFile, OutputFormat, RenderContext, VaultModel, frozen_mapping
 
 log = logging.getLogger(__name__)
-
-_BUILTIN = "vaultsync.default_plugins."  # the modules of vaultsync's own plugins
-
 
 def available_formats(pm: pluggy.PluginManager) -> dict[str, OutputFormat]:
     """Every output format the loaded plugins register, by name (a later plugin wins a name)."""
@@ -40,8 +36,8 @@ def render_lazily(model: VaultModel, format_name: str, pm: pluggy.PluginManager,
     lets it go never holds the text of every note at once. An unknown format fails at once.
 
     ``defer``: the format may yield ``DeferredNote``s (rendered only if the sync needs them):
-    only a format of vaultsync's own, when no other plugin renders notes (and never with
-    ``VAULTSYNC_SLOW_PATH=1``).
+    only a format that declares ``supports_deferred_render``, when no plugin but the format's
+    own renders notes (a deferred note is rendered by the format itself, not through the hook).
     """
     formats = available_formats(pm)
     if format_name not in formats:
@@ -56,15 +52,20 @@ def render_lazily(model: VaultModel, format_name: str, pm: pluggy.PluginManager,
         return outcome.result
 
     fmt = formats[format_name]
-    # a format of a plugin (which may wrap a built-in one) gets notes, as it always did
-    builtin = type(fmt).__module__.startswith(_BUILTIN) and only_builtin_notes(pm)
+    # (a format that wraps another, without declaring it, gets rendered notes)
+    deferring = getattr(type(fmt), "supports_deferred_render", False) and only_own_notes(pm, fmt)
     context = RenderContext(options=frozen_mapping(options), render_note=render_note,
-                            may_defer=defer and builtin and os.environ.get(SLOW_PATH_ENV) != "1")
+                            may_defer=defer and deferring)
     return iter(fmt.render(model, context))
 
 
-def only_builtin_notes(pm: pluggy.PluginManager) -> bool:
-    """No plugin but vaultsync's own implements ``vaultsync_render_note``."""
-    return all(getattr(impl.plugin, "__name__", "").startswith(_BUILTIN)
+def only_own_notes(pm: pluggy.PluginManager, fmt: OutputFormat) -> bool:
+    """No plugin but the module that defines ``fmt`` implements ``vaultsync_render_note``."""
+    return all(_module_of(impl.plugin) == type(fmt).__module__
                for impl in pm.hook.vaultsync_render_note.get_hookimpls())
+
+
+def _module_of(plugin: Any) -> str | None:
+    """The name of a plugin's module (a plugin is a module, or an object of a class)."""
+    return getattr(plugin, "__name__", None) if isinstance(plugin, ModuleType) else type(plugin).__module__
 

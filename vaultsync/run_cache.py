@@ -10,52 +10,24 @@ from __future__ import annotations
 
 import hashlib
 import json
-import marshal
+import logging
 import os
-import pickle
-import sys
 from dataclasses import asdict, replace
-from itertools import starmap
-from operator import attrgetter
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import pluggy
 
-from .collector import collector_paused
-from .extract import Extracted
-from .records import (Abstract, ConceptMention, ExtractContext, Extraction, PaperName, SyncReport, TaughtConcept,
-                      frozen_mapping, mention_from_fields)
+from .extraction_codec import decode_extraction, encode_extraction
+from .plugins import call_safely
+from .records import Abstract, ExtractContext, SyncReport, TaughtConcept
 from .regular_files import file_digest
 from .state import State
 
-_PACKAGE = Path(__file__).resolve().parent
+log = logging.getLogger(__name__)
+
 _LAST_RUN = "last-run"
 _LESSONS = "extraction-lessons"  # the fingerprint of the cached extractions, and its lessons
-
-
-def _stat_line(path: Path) -> str:
-    try:
-        stat = path.stat()
-    except OSError:
-        return f"{path}:-"
-    return f"{path}:{stat.st_size}:{stat.st_mtime_ns}"
-
-
-def package_signature() -> list[str]:
-    """The files of vaultsync's own code and data, by stat signature."""
-    return sorted(_stat_line(Path(root) / name) for root, _, files in os.walk(_PACKAGE)
-                  if "__pycache__" not in root for name in files)
-
-
-def code_signature(pm: pluggy.PluginManager) -> str:
-    """The files of vaultsync's code and data and of every loaded plugin, by stat signature."""
-    lines = package_signature()
-    for name, plugin in sorted(pm.list_name_plugin(), key=lambda item: str(item[0])):
-        module = plugin if hasattr(plugin, "__file__") else sys.modules.get(type(plugin).__module__)
-        source = getattr(module, "__file__", None)
-        lines.append(f"{name}={_stat_line(Path(source)) if source else '?'}")
-    return "\n".join(lines)
 
 
 def _digest(*parts: Any) -> str:
@@ -78,13 +50,12 @@ def load_extractions(state: State, fingerprint: str, wanted: Iterable[str]) -> d
     # a few (a watch round): look them up; many (a run after a restart): read the table once
     stored = state.extractions(fingerprint, wanted if len(wanted) <= 2000 else None)
     found = {}
-    with collector_paused():
-        for abstract_id in wanted:
-            data = stored.get(abstract_id)
-            if data is not None:
-                facts = _decode(data)
-                if facts is not None:
-                    found[abstract_id] = facts
+    for abstract_id in wanted:
+        data = stored.get(abstract_id)
+        if data is not None:
+            facts = decode_extraction(data)
+            if facts is not None:
+                found[abstract_id] = facts
     return found
 
 
@@ -94,7 +65,7 @@ def save_extractions(state: State, fingerprint: str, new: Mapping[str, Any], liv
     forget nothing, as a watcher's preview does: the next run that saves knows what is live);
     ``taught``: the lessons ``fingerprint`` was made with (see ``carry_over_lessons``)."""
     with state.transaction():
-        records = [(i, _encode(e)) for i, e in new.items()]
+        records = [(i, encode_extraction(e)) for i, e in new.items()]
         if live is None:
             state.add_extractions(fingerprint, records)
         else:
@@ -111,124 +82,51 @@ def carry_over_lessons(state: State, pm: pluggy.PluginManager, code: str, contex
     A lesson (a concept note the user wrote or edited) changes what the vocabulary reads, and
     so the extraction fingerprint: without this, one edited concept note means extracting the
     whole corpus again. Of vaultsync's own extractors only the vocabulary reads the lessons, so
-    when every extractor is built in, an abstract in which the vocabulary cannot read anything
-    else (``lessons_may_change``) keeps what was extracted under the cache's lessons -- when
-    they were all that changed (same code and config). Never on the slow path."""
-    from .default_plugins.vocabulary import lessons_may_change  # lazy: start-up time
-    from .extract import SLOW_PATH_ENV
-    from .plugins import BUILT_IN, plugin_origin
-
+    when every extractor says which abstracts the lessons may change (the hook
+    ``vaultsync_lessons_may_change``), an abstract none of them flags keeps what was extracted
+    under the cache's lessons -- when they were all that changed (same code and config)."""
     stored = state.get_blob(_LESSONS)
-    if not stored or not abstracts or os.environ.get(SLOW_PATH_ENV) == "1":
+    if not stored or not abstracts:
         return {}
-    if any(plugin_origin(pm, impl.plugin_name) != BUILT_IN for impl in pm.hook.vaultsync_extract.get_hookimpls()):
-        return {}  # another extractor may read the lessons too
+    answering = {impl.plugin_name for impl in pm.hook.vaultsync_lessons_may_change.get_hookimpls()}
+    if any(impl.plugin_name not in answering for impl in pm.hook.vaultsync_extract.get_hookimpls()):
+        return {}  # an extractor that does not say may read the lessons anywhere
     record = json.loads(stored)
     before = tuple(TaughtConcept(t["name"], tuple(t["aliases"]), tuple(t["broader"])) for t in record["taught"])
     old, new = record["fingerprint"], extraction_fingerprint(code, context.config, context.taught)
     if old == new or old != extraction_fingerprint(code, context.config, before):
         return {}
-    may_change = lessons_may_change(replace(context, taught=before), context)
+    may_change = _lessons_may_change(pm, replace(context, taught=before), context)
+    if may_change is None:
+        return {}
     kept = {}
-    with collector_paused():
-        for abstract_id, data in state.extractions(old, abstracts if len(abstracts) <= 2000 else None).items():
-            abstract = abstracts.get(abstract_id)
-            if abstract is not None and not may_change(abstract.text):
-                facts = _decode(data)
-                if facts is not None:
-                    kept[abstract_id] = facts
+    for abstract_id, data in state.extractions(old, abstracts if len(abstracts) <= 2000 else None).items():
+        abstract = abstracts.get(abstract_id)
+        if abstract is not None and not may_change(abstract.text):
+            facts = decode_extraction(data)
+            if facts is not None:
+                kept[abstract_id] = facts
     state.move_extractions(old, new, kept)
     return kept
+
+
+def _lessons_may_change(pm: pluggy.PluginManager, before: ExtractContext, after: ExtractContext):
+    """One test of texts: whether any extractor may read the text differently (None: a plugin failed)."""
+    outcome = call_safely(pm, "vaultsync_lessons_may_change", context_text="the lessons", before=before, after=after)
+    if outcome.failures:
+        for failure in outcome.failures:
+            log.warning("%s", failure)
+        return None
+    tests = outcome.result
+    if len(tests) == 1:
+        return tests[0]
+    return lambda text: any(test(text) for test in tests)
 
 
 def cache_encoded(state: State, fingerprint: str, records: Iterable[tuple[str, bytes]]) -> None:
     """Cache (abstract id, ``encode_extraction`` bytes) records as they are (a pool's workers
     send them so); ``save_extractions`` still forgets the abstracts no longer live."""
     state.add_extractions(fingerprint, records)
-
-
-# An extraction is cached as plain tuples, marshalled ("M"), when it is made only of the usual
-# records and values; otherwise (a plugin's own types) as a pickle ("P"). Loading 20,000
-# marshalled records and building their objects takes a third of the time unpickling the
-# dataclasses did. The tag names the layout and the Python version (marshal's format is
-# Python's own): a record of another layout or version is not decoded but extracted again.
-_LAYOUT = f"vaultsync-extraction-2/{sys.version_info[0]}.{sys.version_info[1]}"
-# The fields of a ConceptMention, in order; a mention with other fields is pickled.
-_MENTION_FIELDS = ("name", "kind", "surfaces", "aliases", "score", "broader", "canonical")
-_mention_values = attrgetter(*_MENTION_FIELDS)
-
-
-def _plain_mention(mention: ConceptMention) -> bool:
-    return type(mention) is ConceptMention  # slotted: exactly its fields
-
-
-def _encode(facts: Any) -> bytes:
-    if (type(facts) is Extracted and type(facts.extraction) is Extraction and type(facts.name) is PaperName
-            and all(_plain_mention(m) for m in facts.extraction.concepts)):
-        extraction, name = facts.extraction, facts.name
-        record = (_LAYOUT, tuple(_mention_values(m) for m in extraction.concepts), extraction.paper_aliases,
-                  dict(extraction.metadata), (name.title, name.name, name.aliases, name.gist), facts.problems)
-        try:
-            return b"M" + marshal.dumps(record)
-        except ValueError:  # a value marshal does not know (a plugin's metadata): pickle it all
-            pass
-    return b"P" + pickle.dumps(facts, pickle.HIGHEST_PROTOCOL)
-
-
-def _decode(data: bytes, shared: "Sharing | None" = None) -> Any:
-    """The extraction ``_encode`` stored, or None when it cannot be read back (another layout,
-    another version of a record): the abstract is then extracted again. With ``shared``, equal
-    mentions and strings decoded before are the same objects (see ``Sharing``)."""
-    try:
-        if data[:1] == b"P":
-            return pickle.loads(data[1:])
-        if data[:1] != b"M":
-            return None
-        layout, mentions, paper_aliases, metadata, (title, name, aliases, gist), problems = marshal.loads(data[1:])
-        if layout != _LAYOUT:
-            return None
-        if shared is None:
-            concepts = tuple(starmap(mention_from_fields, mentions))
-        else:
-            concepts, paper_aliases = tuple(map(shared.mention, mentions)), shared.strings(paper_aliases)
-        extraction = Extraction(concepts, paper_aliases, frozen_mapping(metadata))
-        return Extracted(extraction, PaperName(title, name, aliases, gist), problems)
-    except Exception:
-        return None
-
-
-encode_extraction, decode_extraction = _encode, _decode
-
-
-class Sharing:
-    """One copy of each concept mention, string and tuple of strings that decoded extractions
-    repeat. Abstracts name the same concepts, kinds and aliases again and again, but each
-    record decodes to its own copies: 20,000 abstracts bring some 600,000 mentions of which
-    430,000 differ, and 800,000 strings of which 90,000 differ. Sharing them makes the
-    extractions, alive until the link stage is done, a third smaller."""
-
-    def __init__(self) -> None:
-        self._values: dict = {}  # string or tuple of strings -> its one copy
-        self._mentions: dict[tuple, ConceptMention] = {}  # a mention's fields -> its one copy
-
-    def one(self, value):
-        return self._values.setdefault(value, value)
-
-    def strings(self, values: tuple[str, ...]) -> tuple[str, ...]:
-        if not values:
-            return ()
-        found = self._values.get(values)
-        return found if found is not None else self.one(tuple(map(self.one, values)))
-
-    def mention(self, fields: tuple) -> ConceptMention:
-        """The mention of these fields (``_MENTION_FIELDS``' values, as marshalled)."""
-        found = self._mentions.get(fields)
-        if found is None:
-            name, kind, surfaces, aliases, score, broader, canonical = fields
-            one, strings = self.one, self.strings
-            key = (one(name), one(kind), strings(surfaces), strings(aliases), score, strings(broader), canonical)
-            found = self._mentions[key] = mention_from_fields(*key)  # the key holds the shared copies only
-        return found
 
 
 def _listing(folder: Path, skip_hidden: bool) -> list[tuple[str, int, int]]:

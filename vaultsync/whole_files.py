@@ -42,6 +42,10 @@ class WholeFileLedger:
         """Whether vaultsync wrote these bytes (of hash ``sha``) at ``rel``."""
         return sha in self._hashes.get(rel, ())
 
+    def hashes(self, rel: str) -> tuple[str, ...]:
+        """The hashes of the bytes vaultsync wrote at ``rel`` (see ``wrote``)."""
+        return tuple(self._hashes.get(rel, ()))
+
     def expect(self, written: Iterable[tuple[str, str]]) -> None:
         """Record (path, hash) pairs about to be written, before they are renamed into place."""
         added = False

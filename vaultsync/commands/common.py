@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import logging
+import sys
 from pathlib import Path
 from typing import Annotated, List, Optional
 
 import typer
 
+from ..errors import VaultsyncError
 from ..records import SyncReport
 
 SeedsArgument = Annotated[Optional[Path], typer.Argument(
@@ -19,6 +22,18 @@ QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print only err
 VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Print debug logs and full tracebacks.")]
 
 MAX_PROBLEMS_SHOWN = 20
+
+
+def setup_logging(verbose: bool, quiet: bool) -> None:
+    """One stderr handler; --verbose switches every vaultsync logger to DEBUG."""
+    level = logging.DEBUG if verbose else logging.ERROR if quiet else logging.WARNING
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr, force=True)
+
+
+def fail(error: VaultsyncError) -> typer.Exit:
+    """Print a user error on one line (no traceback) and give the exit to raise."""
+    typer.echo(f"vaultsync: {error}", err=True)
+    return typer.Exit(1)
 
 
 def load_session_setup(seeds: Path, vault: Path, plugins_dir: list[Path] | None, verbose: bool):

@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import VerboseOption, counted
+from .common import VerboseOption, counted, fail, setup_logging
 
 STYLE = {"error": "bold red", "warning": "yellow", "info": "dim"}
 
@@ -26,7 +26,6 @@ def doctor_command(
     verbose: VerboseOption = False,
 ) -> None:
     """Check VAULT for broken links and properties, conflicts, hand-edited regions and stale state."""
-    from ..cli import fail, setup_logging
     from ..doctor import diagnose, needs_action
     from ..errors import VaultsyncError
 

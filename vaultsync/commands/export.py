@@ -11,8 +11,8 @@ import typer
 
 from ..errors import VaultsyncError
 from ..records import SyncReport
-from .common import (PluginsDirOption, QuietOption, VaultArgument, SeedsArgument, VerboseOption,
-                     load_session_setup, print_problems, summary_line, with_digest_option)
+from .common import (PluginsDirOption, QuietOption, SeedsArgument, VaultArgument, VerboseOption, fail,
+                     load_session_setup, print_problems, setup_logging, summary_line, with_digest_option)
 
 
 def _formats_help() -> str:
@@ -46,7 +46,6 @@ def export_command(
     verbose: VerboseOption = False,
 ) -> None:
     """Read every seed file in SEEDS and write (or update) the vault in VAULT."""
-    from ..cli import fail, setup_logging
     from ..pipeline import ExportOptions, export
 
     setup_logging(verbose, quiet)

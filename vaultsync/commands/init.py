@@ -77,7 +77,7 @@ def init_command(
     force: Annotated[bool, typer.Option("--force", help="Replace an existing vaultsync.toml.")] = False,
 ) -> None:
     """Write VAULT/.vaultsync/vaultsync.toml with every option and its default."""
-    from ..cli import fail
+    from .common import fail
     from ..config import CONFIG_DIR, CONFIG_FILE
     from ..errors import VaultsyncError
     from ..write import write_note_atomically

@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import PluginsDirOption
+from .common import PluginsDirOption, fail
 
 
 def plugins_command(
@@ -24,7 +24,6 @@ def plugins_command(
         "--vault", help="Also load this vault's own plugins (VAULT/.vaultsync/plugins/).")] = None,
 ) -> None:
     """List the loaded plugins and the hooks each implements."""
-    from ..cli import fail
     from ..config import load_config
     from ..errors import VaultsyncError
     from ..plugins import get_plugin_manager, list_plugins, plugin_origin

@@ -10,8 +10,8 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import VaultsyncError
-from .common import (PluginsDirOption, QuietOption, SeedsArgument, VaultArgument, VerboseOption,
-                     print_problems, summary_line)
+from .common import (PluginsDirOption, QuietOption, SeedsArgument, VaultArgument, VerboseOption, fail,
+                     print_problems, setup_logging, summary_line)
 from .export import _formats_help
 
 
@@ -30,7 +30,6 @@ def watch_command(
     verbose: VerboseOption = False,
 ) -> None:
     """Catch up with SEEDS, then turn every new, changed or deleted seed file into vault changes."""
-    from ..cli import fail, setup_logging
     from ..pipeline import ExportOptions, Exporter
     from ..watch import Stopped, Watcher, WatchOptions
     from .common import load_session_setup

@@ -485,3 +485,8 @@ def vaultsync_extract(abstract: Abstract, context: ExtractContext) -> Extraction
             False,
         ))
     return Extraction(concepts=tuple(concepts))
+
+
+@hookimpl
+def vaultsync_lessons_may_change(before: ExtractContext, after: ExtractContext) -> None:
+    return None  # acronyms are read from the text alone: no lesson changes them

@@ -161,6 +161,7 @@ def render_index(model: VaultModel) -> OutputFile:
 class ObsidianFormat:
     name = "obsidian"
     description = "An Obsidian vault: paper, concept and collection notes with wiki-links (default)."
+    supports_deferred_render = True  # yields DeferredNotes when ``context.may_defer``
 
     def render(self, model: VaultModel, context: RenderContext) -> Iterable[OutputFile]:
         from ..markdown import converted_ahead  # lazy: start-up time
@@ -192,9 +193,9 @@ class ObsidianFormat:
         else:
             path, vaultsync_id, kind = (f"{COLLECTIONS}/{subject.name}.md", collection_id(subject.collection.name),
                                         "collection")
-        # rendered by the built-in renderer directly: a format may defer only when no plugin but
-        # vaultsync's own renders notes, and of those only this module renders this format's
-        # (asking through the hook costs more than rendering some notes)
+        # rendered by this module's renderer directly: a format may defer only when no plugin but
+        # this module renders notes (``render.only_own_notes``; asking through the hook costs
+        # more than rendering some notes)
         return DeferredNote(path, vaultsync_id, kind, key, partial(_render_builtin, subject, model))
 
 

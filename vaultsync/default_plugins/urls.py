@@ -14,3 +14,8 @@ def vaultsync_extract(abstract: Abstract, context: ExtractContext) -> Extraction
 
     urls = find_urls(abstract.text)
     return Extraction(metadata=frozen_mapping({"urls": tuple(urls)})) if urls else None
+
+
+@hookimpl
+def vaultsync_lessons_may_change(before: ExtractContext, after: ExtractContext) -> None:
+    return None  # links are read from the text alone: no lesson changes them

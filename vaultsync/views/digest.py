@@ -20,7 +20,7 @@ calls it (register this module as the default plugin ``digest``; block it to tur
 - "Today" is the local date, or the UTC date of ``$SOURCE_DATE_EPOCH`` when it is set
   (reproducible builds), so tests and committed vaults are deterministic.
 - With ``daily`` (config ``[digest] daily = true``), the same lines are also appended to
-  today's daily note; see ``append_to_daily_note`` for where and when.
+  today's daily note; see ``daily_note.append_lines`` for where and when.
 """
 
 from __future__ import annotations
@@ -31,28 +31,27 @@ import logging
 import os
 import re
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from ..errors import VaultsyncError
 from ..frontmatter_io import FrontmatterError, note_head, read_frontmatter, split_note
 from ..hookspecs import hookimpl
 from ..records import SyncReport, frozen_mapping
-from ..regions import END_MARKER, begin_marker, merge_note
+from ..regions import merge_note
 from ..renames import relink
 from ..write import file_signature, write_note_atomically
+from .daily_note import append_lines, entry_key
 
 log = logging.getLogger(__name__)
 
 DIGEST_NOTE = "New papers.md"
 SEEN_FILE = ".vaultsync/digest.json"
 CONFLICTS_DIR = ".vaultsync/conflicts"
-DAILY_SETTINGS = ".obsidian/daily-notes.json"
 FRONTMATTER = {"type": "digest", "title": "New papers", "tags": ["digest"]}
 INTRO = "# New papers\n\nWhat each sync added or changed, newest day first.\n"
 _DAY = re.compile(r"^## (\d{4}-\d{2}-\d{2})[ \t]*$")
 _COLLECTION = re.compile(r"^### (.+?)[ \t]*$")
-_ENTRY = re.compile(r"^- \[\[([^\]|#]+)")
 _LINK = re.compile(r"^\[\[([^\]|#]+)")
 
 
@@ -196,7 +195,7 @@ def _write_digest_note(vault: Path, entries: list[DigestEntry], today: dt.date, 
                        renamed: Mapping[str, str] = frozen_mapping(), gone: Iterable[str] = ()) -> bool:
     """Add ``entries`` to ``New papers.md``; links in it to notes ``renamed`` since (old name ->
     new) follow them, and links to notes ``gone`` become plain text."""
-    from ..doctor import find_region
+    from ..note_reading import find_region
 
     target = vault / DIGEST_NOTE
     signature = file_signature(target)
@@ -258,13 +257,13 @@ def _today_section(heading: str, old: list[str], entries: Iterable[DigestEntry])
     for collection, lines in sections.items():
         for line in lines:
             numbered[collection].append((serial, line))
-            by_key.setdefault(_entry_key(line), []).append(serial)
+            by_key.setdefault(entry_key(line), []).append(serial)
             serial += 1
     for collection, items in sorted(new_by_collection.items(), key=lambda kv: kv[0].casefold()):
         for entry in sorted(items, key=lambda e: (e.paper.casefold(), e.paper)):
             dropped.update(by_key.pop(entry.paper.casefold(), ()))
             numbered.setdefault(collection, []).append((serial, entry.line))
-            by_key.setdefault(_entry_key(entry.line), []).append(serial)
+            by_key.setdefault(entry_key(entry.line), []).append(serial)
             serial += 1
     out = [heading, ""]
     for collection, numbered_lines in numbered.items():
@@ -272,11 +271,6 @@ def _today_section(heading: str, old: list[str], entries: Iterable[DigestEntry])
         if lines:
             out += [f"### {collection}", "", *lines, ""]
     return "\n".join(out).rstrip("\n") + "\n"
-
-
-def _entry_key(line: str) -> str | None:
-    found = _ENTRY.match(line)
-    return found.group(1).strip().casefold() if found else None
 
 
 # -- seen ids --------------------------------------------------------------------------------
@@ -322,128 +316,9 @@ def _vault_paper_ids(vault: Path, known: Mapping[str, str | None]) -> Iterable[s
                     yield head["vaultsync_id"]
 
 
-# -- daily notes -----------------------------------------------------------------------------
-_MOMENT = re.compile(r"\[[^\]]*\]|YYYY|YY|MMMM|MMM|MM|M|Do|DD|D|dddd|ddd|.", re.S)
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-           "September", "October", "November", "December")
-_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-
-
-def format_moment(fmt: str, day: dt.date) -> str:
-    """``day`` written in a moment.js format, as Obsidian names daily notes (English names).
-
-    Supported: ``YYYY YY MMMM MMM MM M DD D Do dddd ddd`` and ``[literal text]``; any other
-    character is written as is.
-    """
-    def token(t: str) -> str:
-        if t.startswith("["):
-            return t[1:-1]
-        ordinal = "th" if 10 <= day.day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day.day % 10, "th")
-        return {
-            "YYYY": f"{day.year:04d}", "YY": f"{day.year % 100:02d}",
-            "MMMM": _MONTHS[day.month - 1], "MMM": _MONTHS[day.month - 1][:3],
-            "MM": f"{day.month:02d}", "M": str(day.month),
-            "DD": f"{day.day:02d}", "D": str(day.day), "Do": f"{day.day}{ordinal}",
-            "dddd": _WEEKDAYS[day.weekday()], "ddd": _WEEKDAYS[day.weekday()][:3],
-        }.get(t, t)
-
-    return "".join(token(m.group(0)) for m in _MOMENT.finditer(fmt))
-
-
-@dataclass(frozen=True)
-class DailyNoteSettings:
-    """Obsidian's Daily notes settings; ``configured`` is False when the file does not exist."""
-
-    folder: str = ""
-    format: str = "YYYY-MM-DD"
-    template: str = ""
-    configured: bool = False
-
-
-def daily_note_settings(vault: Path) -> DailyNoteSettings:
-    """``.obsidian/daily-notes.json`` (``folder``, ``format``, ``template``), with Obsidian's
-    defaults (vault root, ``YYYY-MM-DD``, no template) for missing or empty values."""
-    try:
-        data = json.loads((Path(vault) / DAILY_SETTINGS).read_text("utf-8"))
-    except FileNotFoundError:
-        return DailyNoteSettings()
-    except (OSError, ValueError):
-        return DailyNoteSettings(configured=True)
-    data = data if isinstance(data, dict) else {}
-
-    def text(key: str, default: str) -> str:
-        value = data.get(key)
-        return value.strip() if isinstance(value, str) and value.strip() else default
-
-    return DailyNoteSettings(text("folder", "").strip("/"), text("format", "YYYY-MM-DD"),
-                             text("template", ""), True)
-
-
-def daily_note_path(vault: Path, today: dt.date) -> tuple[str, DailyNoteSettings]:
-    """The vault-relative path of today's daily note, and the settings it came from."""
-    settings = daily_note_settings(vault)
-    name = format_moment(settings.format, today) + ".md"
-    return (f"{settings.folder}/{name}" if settings.folder else name), settings
-
-
 def append_to_daily_note(vault: Path, lines: list[str], today: dt.date) -> str | None:
-    """Add ``lines`` to today's daily note, inside its own generated region; return its path,
-    or ``None`` when nothing was written.
-
-    Where: the folder and name format of ``.obsidian/daily-notes.json``. The note is created
-    (from the settings' template, ``{{title}}``, ``{{date}}``, ``{{time}}`` filled in) only when that
-    file exists: the user then told Obsidian where daily notes go. Without it, Obsidian's
-    defaults are used (``YYYY-MM-DD.md`` at the root) and only an existing note is appended to.
-    The user's text is never changed: the region goes at the end of the note; later syncs add
-    the lines it lacks (one per paper). A note whose region markers are broken is left alone.
-    """
-    from ..doctor import find_region
-
-    vault = Path(vault)
-    if not lines:
-        return None
-    rel, settings = daily_note_path(vault, today)
-    target = vault / rel
-    signature = file_signature(target)
-    if signature is None and not settings.configured:
-        return None
-    if signature is None:
-        text = _daily_template(vault, settings, today, PurePosixPath(rel).stem)
-    else:
-        text = target.read_text("utf-8")
-    span = find_region(text)
-    if span is None and ("%% vaultsync:" in text):
-        log.warning("%s: its vaultsync region markers are broken; not appended to", rel)
-        return None
-    old = span.text.splitlines() if span else [f"New papers (see [[{DIGEST_NOTE[:-3]}]]):", ""]
-    have = {_entry_key(line) for line in old}
-    add = [line for line in lines if _entry_key(line) not in have or _entry_key(line) is None]
-    if span is not None and not add:
-        return None
-    body = "\n".join([*old, *add]).rstrip("\n") + "\n"
-    region = f"{begin_marker(body)}\n{body}{END_MARKER}\n"
-    if span is None:
-        gap = "" if not text else ("\n" if text.endswith("\n") else "\n\n")
-        new_text = text + gap + region
-    else:
-        new_text = text[:span.begin] + region + text[span.after_end:]
-    write_note_atomically(rel, new_text, vault=vault, expect=signature)
-    return rel
-
-
-def _daily_template(vault: Path, settings: DailyNoteSettings, today: dt.date, title: str) -> str:
-    if not settings.template:
-        return ""
-    name = settings.template if settings.template.endswith(".md") else settings.template + ".md"
-    try:
-        text = (vault / name).read_text("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return ""
-    now = dt.datetime.combine(today, dt.time())
-    text = re.sub(r"\{\{\s*date:([^}]*)\}\}", lambda m: format_moment(m.group(1).strip(), today), text)
-    text = re.sub(r"\{\{\s*date\s*\}\}", format_moment(settings.format, today), text)
-    text = re.sub(r"\{\{\s*time\s*\}\}", now.strftime("%H:%M"), text)
-    return re.sub(r"\{\{\s*title\s*\}\}", title, text)
+    """``daily_note.append_lines`` under the line that points to ``New papers.md``."""
+    return append_lines(vault, lines, today, heading=f"New papers (see [[{DIGEST_NOTE[:-3]}]]):")
 
 
 # -- the plugin ------------------------------------------------------------------------------
