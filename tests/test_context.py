@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from vaultsync.context import in_context, salient
+from vaultsync.context import in_context
+from vaultsync.salience import salient
 from vaultsync.default_plugins.vocabulary import Vocabulary
 from vaultsync.default_plugins.vocabulary_format import parse_vocabulary
 from vaultsync.default_plugins.senses import in_sense

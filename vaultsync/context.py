@@ -14,8 +14,8 @@ linked. Three kinds of cue:
   as``, ``like``: what the method is tested on, or an example, not its topic. A benchmark or
   dataset there (the vocabulary says it is one) goes to the ``datasets`` property instead.
 
-Then salience (``salient``): a concept named once, outside the opening sentence and the authors'
-own sentences, is named in passing and not linked.
+Then salience (``vaultsync.salience``): a concept named once, outside the opening sentence and the
+authors' own sentences, is named in passing and not linked.
 
 Only the built-in kinds of mention (vocabulary, acronym, phrase) are judged; a plugin's own
 kinds (a dataset extractor's ``dataset``) are its own business.
@@ -23,7 +23,6 @@ kinds (a dataset extractor's ``dataset``) are its own business.
 
 from __future__ import annotations
 
-import bisect
 import re
 from functools import lru_cache
 
@@ -210,6 +209,9 @@ def _results_sentences(text: str, low: str) -> list[tuple[int, int]]:
     return spans
 
 
+_SENTENCE_START = re.compile(r"(?<=[.!?])\s+(?=[\"'“(\[*$\\]?[A-Z0-9])")
+
+
 def _clause_end(text: str, start: int, words: int, ends: re.Pattern = _CLAUSE_END) -> int:
     boundary = ends.search(text, start)
     while boundary and _SHORT_PARENTHESIS.match(text, boundary.start()):  # `knowledge tracing (KT) and ...`
@@ -302,103 +304,3 @@ def in_context(text: str, extraction: Extraction) -> Extraction:
     if datasets and "datasets" not in metadata:
         metadata["datasets"] = tuple(datasets)
     return Extraction(tuple(kept), extraction.paper_aliases, frozen_mapping(metadata))
-
-
-# Where an abstract says what it is about: its opening sentence (the problem) and the sentences
-# in which the authors speak (`we propose`, `our analysis`, `this paper`, `X is used to`).
-_SENTENCE_START = re.compile(r"(?<=[.!?])\s+(?=[\"'“(\[*$\\]?[A-Z0-9])")
-_AUTHORS = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article|approach|method|framework|model|algorithm)"
-                      r"|the proposed|(?:is|are) (?:used|employed|introduced|proposed|applied|adopted|designed|leveraged))\b")
-
-
-def salient(text: str, extraction: Extraction, own: Iterable[str] = ()) -> Extraction:
-    """``extraction`` with only the mentions that say what the paper is about: named twice or
-    more, or once in the opening sentence or a sentence of the authors' own (`we propose`, `our
-    analysis`, or one naming the paper's ``own`` names: `RCA captures ...`). A concept named once in
-    passing -- in the background, a results sentence, a list of baselines -- is not a topic of the
-    paper."""
-    if not any(m.kind in JUDGED_KINDS and m.surfaces for m in extraction.concepts):
-        return extraction
-    low = text.translate(_ASCII_LOWER)
-    sentences: list[tuple[int, int]] = []  # (start, end) of each sentence: made when first needed
-    telling: dict[int, bool] = {}  # sentence -> does it say what the paper is about
-    kept = []
-    for mention in extraction.concepts:
-        if mention.kind not in JUDGED_KINDS or not mention.surfaces:
-            kept.append(mention)
-            continue
-        if any(map(_versioned, mention.surfaces)) and not _opens_with(text, low, mention.surfaces):
-            continue  # a model named with its version is what the paper ran on (`we apply X to Llama-3`)
-        once = _only_place(low, mention.surfaces)
-        if once is None:  # named twice or more
-            kept.append(mention)
-            continue
-        if not sentences:
-            starts = [0] + [m.end() for m in _SENTENCE_START.finditer(text)]
-            sentences = list(zip(starts, starts[1:] + [len(low)]))
-        index = bisect.bisect_right(sentences, (once, len(low))) - 1
-        says = telling.get(index)
-        if says is None:
-            start, end = sentences[index]
-            says = telling[index] = index == 0 or _AUTHORS.search(low, start, end) is not None \
-                or _names_own(low, start, end, extraction, own)
-        if says:
-            kept.append(mention)
-    if len(kept) == len(extraction.concepts):
-        return extraction
-    return Extraction(tuple(kept), extraction.paper_aliases, extraction.metadata)
-
-
-# a model named with its version or size (`GPT-4`, `Llama-3`, `Mistral-7B`, `Qwen2.5`), not `T2V`
-_VERSIONED = re.compile(r"[A-Za-z][A-Za-z-]*[- ]?v?\d+(?:\.\d+)*(?:-?\d*[BbMmKk])?$")
-
-
-@lru_cache(maxsize=65_536)  # the same spellings recur in abstract after abstract
-def _versioned(surface: str) -> bool:
-    return _VERSIONED.match(surface) is not None
-
-
-def _opens_with(text: str, low: str, surfaces: Iterable[str]) -> bool:
-    """Does the opening sentence name one of ``surfaces`` (the paper is about it)?"""
-    first = _SENTENCE_START.search(text)
-    end = first.start() if first else len(low)
-    return any(next(_occurrences(low[:end], surface), None) is not None for surface in surfaces)
-
-
-def _only_place(low: str, surfaces: Iterable[str]) -> int | None:
-    """Where the only whole-word occurrence of any of ``surfaces`` is, or None if there are more
-    (or none)."""
-    place = None
-    size = len(low)
-    for surface in surfaces:
-        needle = _lower(surface)
-        if low.count(needle) == 1:  # (most spellings: one call in C, then one look at its place)
-            at = low.find(needle)
-            end = at + len(needle)
-            if (not at or not low[at - 1].isalnum()) and (end >= size or not low[end].isalnum()):
-                if place is not None and at != place:
-                    return None
-                place = at
-            continue
-        at = low.find(needle)
-        while at >= 0:
-            end = at + len(needle)
-            if (not at or not low[at - 1].isalnum()) and (end >= size or not low[end].isalnum()):
-                if place is not None and at != place:
-                    return None
-                place = at
-            at = low.find(needle, at + 1)
-    return place
-
-
-@lru_cache(maxsize=65_536)  # the same spellings recur in abstract after abstract
-def _lower(surface: str) -> str:
-    return surface.translate(_ASCII_LOWER)
-
-
-def _names_own(low: str, start: int, end: int, extraction: Extraction, own: Iterable[str]) -> bool:
-    """Does ``low[start:end]`` name the paper's own method (`RCA captures ...`)?"""
-    sentence = low[start:end]
-    names = (*own, *extraction.paper_aliases,
-             *(surface for m in extraction.concepts if m.kind == "acronym-coined" for surface in m.surfaces))
-    return any(name and next(_occurrences(sentence, name), None) is not None for name in names)

@@ -14,7 +14,8 @@ from typing import Callable, Iterator, Sequence
 
 import pluggy
 
-from .context import in_context, salient
+from .context import in_context
+from .salience import salient
 from .inline_html import without_html
 from .plugins import HookOutcome, call_each, call_safely
 from .extraction_codec import decode_extraction, encode_extraction, Sharing
