@@ -35,11 +35,10 @@ from typing import Iterator, NamedTuple
 from ..hookspecs import hookimpl
 from ..records import Abstract, Extraction, PaperName
 from .contribution import contribution_title
+from .gists import gist_after, name_title, says_where_the_code_is
 from .long_forms import expands, from_initial, long_form
-from .titles import (_ASCII_LOWER, _VERBS, _WORDS, _sentence, clean_phrase,
-                     gist_of, plain_text, sentence_bounds)
+from .titles import _ASCII_LOWER, _VERBS, _WORDS, _sentence, plain_text, sentence_bounds
 from .topics import topic_title
-
 
 _DASH = "\\-\u2010\u2011"
 _TOKEN = rf"[^\W_][\w{_DASH}+.]*[\w+]|[^\W_]"
@@ -82,8 +81,6 @@ _BOLD = re.compile(r"\*\*([^*]{2,60})\*\*")
 _MORE_NAME_WORDS = re.compile(r"(?: (?:[A-Z][\w\-\u2010\u2011]*|\d+(?:\.\d+)?)){1,2}(?=[,:( ])")
 _IS_A = re.compile(r" is (?:a|an) (?:[\w-]+ ){0,4}?(?:framework|method|approach|model|benchmark|dataset|algorithm|system|technique)")
 _PROPOSED = re.compile(r" (?:the proposed|our proposed|our new|our) ")
-_WHERE_THE_CODE_IS = re.compile(r"https?://|\b(?:code|data|models?|weights) (?:is |are )?(?:publicly )?available\b"
-                                r"|\bcode at\b")
 _REPOSITORY = re.compile(r"(?:github\.com|gitlab\.com|huggingface\.co)/[\w.-]+/([\w.-]+)", re.IGNORECASE)
 _NUMBER_AND_LETTER = re.compile(r"\d+[A-Za-z]")
 _DASHES = re.compile(f"[{_DASH}]")
@@ -311,31 +308,6 @@ def _long_form_hint(name: str, extraction: Extraction) -> str | None:
     return None
 
 
-def _gist(text: str, candidate: _Candidate, bounds: list[tuple[int, int]]) -> str:
-    """What the named paper is: the appositive after its name, else the phrase before it."""
-    _, end = _sentence(bounds, max(candidate.end - 1, 0))
-    rest = text[candidate.end:max(end, candidate.end)].lstrip(" ,:;—–-)*")
-    rest = re.sub(r"^(?:as|is|which is|that is) (?=(?:a|an|the) )", "", rest)
-    # `the X (ACR) score, which aims to ...`: the name's head noun, then what it does
-    rest = re.sub(r"^([a-z]+), (?:which|that) ", r"a \1 that ", rest)
-    before = candidate.before
-    if before and not re.match(r"(?:a|an|the) ", rest) and not before.casefold().startswith("our "):
-        # `a novel framework, called X, that learns` -> `a novel framework that learns`
-        joined = re.match(r"(?:that|which|for|to|with) ", rest)
-        return gist_of(clean_phrase(f"{before} {rest}" if joined else before, 400))
-    return gist_of(clean_phrase(re.sub(r"^(?:which|that) ", "", rest), 400))
-
-
-def _title(name: str, long: str | None, gist: str) -> str:
-    """``Name — gist``, or ``Name — Long Form, a ...`` when the name is an acronym."""
-    head = f"{name} — {long}" if long else name
-    tail = re.sub(r"^(a|an) (?:novel|new) (?=[^aeiouAEIOU\W])", r"\1 ", gist)  # `a novel X` -> `a X`
-    if long and not re.match(r"(?:a|an|the|to|for) ", tail):
-        tail = ""
-    joiner = (" " if tail.startswith(("to ", "for ")) else ", ") if long else " — "
-    return head + joiner + tail if tail else head
-
-
 def _known_spellings(extraction: Extraction) -> frozenset[str]:
     """Every spelling of the vocabulary concepts the abstract names, folded (see ``_known_concept``)."""
     return frozenset(_fold(spelling.rstrip("s")) for mention in extraction.concepts if mention.kind == "vocabulary"
@@ -409,13 +381,13 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
     if spelled:  # `Verification Learning (VL)`, `Audio Flamingo 2 (AF2)`: the name, and the acronym an alias
         best, long = best._replace(name=long), best.name
     extended = [c.name for c in candidates if c.rank <= 1 and best.name.casefold() in c.name.casefold()]
-    gist = _gist(plain, best, bounds)
-    if len(gist) < 20 or _WHERE_THE_CODE_IS.search(gist):  # `We call it X.`: say what it is from the contribution sentence
+    gist = gist_after(plain, best.end, best.before, bounds)
+    if len(gist) < 20 or says_where_the_code_is(gist):  # `We call it X.`: say what it is from the contribution sentence
         gist = contribution_title(plain, low, bounds)[1] or gist
-    if _WHERE_THE_CODE_IS.search(gist):
+    if says_where_the_code_is(gist):
         gist = ""  # `the code at https://...`: where the code is, not what the paper is
     return PaperName(
-        title=_title(best.name, None if spelled else long, gist),
+        title=name_title(best.name, None if spelled else long, gist),
         name=best.name,
         aliases=_aliases(best.name, long, extended, extraction),
         gist=gist,
