@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from vaultsync.default_plugins.phrases import rank_keyphrases
+    from vaultsync.default_plugins.phrase_concepts import rank_keyphrases
 
     records = load(path)
     texts = [r["text"] for r in records]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from vaultsync.extract import Extracted
-from vaultsync.default_plugins.phrases import promote_phrases
+from vaultsync.default_plugins.phrase_concepts import promote_phrases
 from vaultsync.link import LinkOptions, concept_id, link
 from vaultsync.records import Abstract, Collection, ConceptMention, Extraction, PaperName
 

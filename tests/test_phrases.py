@@ -9,14 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vaultsync.canonical import concept_key
-from vaultsync.default_plugins.phrases import (
-    MAX_WORDS,
-    candidate_phrases,
-    phrase_mentions,
-    promote_phrases,
-    rank_keyphrases,
-    vaultsync_extract,
-)
+from vaultsync.default_plugins.phrase_concepts import phrase_mentions, promote_phrases, rank_keyphrases, vaultsync_extract
+from vaultsync.default_plugins.phrases import MAX_WORDS, candidate_phrases
 from vaultsync.generic import is_generic
 from vaultsync.records import Abstract, Collection, ConceptMention, ExtractContext
 
@@ -217,7 +211,7 @@ def test_candidate_phrases_never_raise_and_spans_are_consistent(text):
 @settings(max_examples=500, deadline=None)
 @given(st.floats(min_value=0.0, max_value=1e9, allow_nan=False) | st.integers(0, 10**8).map(lambda n: n / 20000))
 def test_scores_round_as_the_builtin_does(score):
-    from vaultsync.default_plugins.phrases import _round4
+    from vaultsync.default_plugins.phrase_concepts import _round4
 
     assert repr(_round4(score)) == repr(round(score, 4))  # ties (n / 20000) take the builtin's path
 

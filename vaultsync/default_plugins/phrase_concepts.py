@@ -1,13 +1,20 @@
-"""The plugin registered as ``phrases``: noun phrases found in each abstract (``phrases``), and
-the ones that recur across papers promoted to shared concepts by the link stage."""
+"""The plugin registered as ``phrases``: the noun phrases ``phrases.candidate_phrases`` finds in
+each abstract, ranked by TF-IDF and reported as mentions, and the ones that recur across papers
+promoted to shared concepts by the link stage."""
 
 from __future__ import annotations
 
+import math
+from collections import Counter
+from itertools import chain
 from typing import Sequence
 
+from ..canonical import concept_key
+from ..generic import is_generic
 from ..hookspecs import hookimpl
-from ..records import ConceptMention, ExtractContext
-from .phrases import promote_phrases, vaultsync_extract  # noqa: F401 (the extractor, registered with this plugin)
+from ..inline_html import without_html
+from ..records import Abstract, ConceptMention, ExtractContext, Extraction, mention_from_fields
+from .phrases import Phrase, _stretches, candidate_phrases
 
 
 @hookimpl(trylast=True)
@@ -18,3 +25,165 @@ def vaultsync_promote_phrases(mentions: Sequence[tuple[ConceptMention, ...]]) ->
 @hookimpl
 def vaultsync_lessons_may_change(before: ExtractContext, after: ExtractContext) -> None:
     return None  # phrases are found without the vocabulary: no lesson changes them
+
+
+# ---------------------------------------------------------------------------------------------
+# Ranking
+
+
+def _salience(phrases: Sequence[Phrase], length: int) -> dict[str, float]:
+    """Per key: occurrences weighted by how early the phrase first appears and how long it is."""
+    scores: dict[str, float] = {}
+    first: dict[str, int] = {}
+    for phrase in phrases:
+        scores[phrase.key] = scores.get(phrase.key, 0.0) + 1.0
+        first.setdefault(phrase.key, phrase.start)
+    for key, tf in scores.items():
+        words = key.count(" ") + 1
+        position = 1.0 + 1.0 / (1.0 + 5.0 * first[key] / max(length, 1))
+        scores[key] = tf * position * (1.0 + 0.5 * min(words - 1, 2))
+    return scores
+
+
+def _keep(phrase: Phrase) -> bool:
+    return not is_generic(phrase.text)
+
+
+def _document_scores(phrases: Sequence[Phrase], length: int, df: Counter, n_docs: int) -> dict[str, float]:
+    """TF-IDF of each non-generic key: weighted term frequency x smooth idf over the corpus."""
+    kept = [p for p in phrases if _keep(p)]
+    salience = _salience(kept, length)
+    return {
+        key: value * (math.log((1 + n_docs) / (1 + df[key])) + 1.0) for key, value in salience.items()
+    }
+
+
+def rank_keyphrases(docs: list[str], k: int = 10) -> list[list[str]]:
+    """The top ``k`` keyphrases of each document, as written, by TF-IDF over ``docs``.
+
+    Document frequencies come from ``docs`` themselves (smooth idf); a phrase's term frequency
+    is weighted by how early it first appears and by its length; phrases sharing a concept key
+    are one phrase. Deterministic: ties break by first position in the document.
+    """
+    per_doc = [candidate_phrases(doc) for doc in docs]
+    df: Counter = Counter()
+    for phrases in per_doc:
+        df.update({p.key for p in phrases})
+    ranked: list[list[str]] = []
+    for doc, phrases in zip(docs, per_doc, strict=True):
+        scores = _document_scores(phrases, len(doc), df, len(docs))
+        surface: dict[str, Phrase] = {}
+        for phrase in phrases:
+            surface.setdefault(phrase.key, phrase)
+        order = sorted(scores, key=lambda key: (-scores[key], surface[key].start))
+        ranked.append([surface[key].text for key in order[:k]])
+    return ranked
+
+
+# ---------------------------------------------------------------------------------------------
+# The hook and promotion across papers
+
+
+# Per surface: its concept key, or "" when it is no mention (no key, or generic phrasing).
+def phrase_mentions(text: str) -> list[ConceptMention]:
+    """One ``ConceptMention(kind="phrase")`` per non-generic candidate key in ``text``."""
+    # One pass: per key, its first phrase's position and spelling; only keys written again (a
+    # few per abstract) get their spellings counted (in text order). The score is
+    # ``_salience``'s, computed the same way (keep the two in step).
+    first: dict[str, tuple[int, str]] = {}
+    repeated: dict[str, dict[str, int]] = {}
+    for begin, phrases in _stretches(text):
+        for start, _, surface, key in phrases:
+            if not key:
+                continue
+            if key not in first:
+                first[key] = (begin + start, surface)
+                continue
+            counts = repeated.get(key)
+            if counts is None:
+                counts = repeated[key] = {first[key][1]: 1}
+            counts[surface] = counts.get(surface, 0) + 1
+    length = max(len(text), 1)
+    mentions = []
+    for key, (position, name) in first.items():
+        counts = repeated.get(key) if repeated else None
+        if counts is None:  # the usual case: written once
+            tf, surfaces = 1, (name,)
+        else:
+            # The name is the spelling written most often (the first one on a tie, as
+            # ``Counter.most_common`` picks it); surfaces keep text order.
+            name, tf, surfaces = max(counts, key=counts.get), sum(counts.values()), tuple(counts)
+        spaces = key.count(" ")
+        # (`tf *`, `spaces if ... else 2`: the same floats as ``float(tf) *`` and ``min``, without the calls)
+        score = tf * (1.0 + 1.0 / (1.0 + 5.0 * position / length)) * (1.0 + 0.5 * (spaces if spaces < 2 else 2))
+        # built without the frozen dataclass's ``__init__``, which was a tenth of this hook's
+        # time: an abstract reports some 25 phrases (tests/test_phrases.py compares the two)
+        mentions.append(mention_from_fields(name, "phrase", surfaces, (), _round4(score), (), False))
+    return mentions
+
+
+def _round4(score: float) -> float:
+    """``round(score, 4)``, exactly, at a fraction of the cost (the builtin goes through decimal
+    strings; an abstract reports some 25 phrases). Away from a tie, the nearest integer to
+    ``score * 10000`` is that of the exact product (the product is off by far less than
+    0.01), and dividing it by 10000 rounds correctly, as the builtin's conversion back does."""
+    scaled = score * 10000.0
+    if 0.0 <= scaled < 1e12:
+        off = math.remainder(scaled, 1.0)  # scaled minus its nearest integer, exactly (no int to build)
+        if -0.49 < off < 0.49:
+            return (scaled - off) / 10000.0
+    return round(score, 4)
+
+
+@hookimpl
+def vaultsync_extract(abstract: Abstract, context: ExtractContext) -> Extraction | None:
+    """Report the abstract's non-generic noun phrases; the link stage promotes recurring ones."""
+    if not context.options("phrases").get("enabled", True):
+        return None
+    mentions = phrase_mentions(without_html(abstract.text))
+    return Extraction(concepts=tuple(mentions)) if mentions else None
+
+
+def promote_phrases(
+    doc_phrases: list[list[ConceptMention]],
+    min_df: int = 2,
+    top_k: int = 15,
+    max_df_ratio: float = 0.5,
+) -> set[str]:
+    """Concept keys of phrases worth a shared concept note.
+
+    A phrase is promoted when it has two words or more (a single word — "node", "prompts",
+    "suppresses" — is too weak a signal without a tagger; the vocabulary names single-word
+    concepts), is among the ``top_k`` of some paper by salience x idf, occurs in at least
+    ``min_df`` papers (never fewer than two: a concept of one paper links nothing), is not
+    generic, and (in corpora of ten papers or more) occurs in at most ``max_df_ratio`` of them.
+    """
+    min_df = max(2, min_df)
+    n_docs = len(doc_phrases)
+    # per paper, concept key -> its (last) phrase mention with that key, in order of first
+    # mention (one comprehension: half a million mentions at 20,000 papers)
+    keyed = [{concept_key(m.name): m for m in mentions if m.kind == "phrase"} for mentions in doc_phrases]
+    df: Counter = Counter(chain.from_iterable(keyed))
+    df.pop("", None)  # no key: never a concept
+    max_df = max_df_ratio * n_docs if n_docs >= 10 else math.inf
+    # the phrases frequent enough, and not too frequent, to be promoted: most phrases occur in
+    # one paper only, so testing these first (in C, below) skips most of the work
+    idf = {key: math.log((1 + n_docs) / (1 + count)) + 1.0 for key, count in df.items()
+           if min_df <= count <= max_df}
+    promoted: set[str] = set()
+    names_ok: dict[str, bool] = {}  # name -> two words or more, and not generic (names recur)
+    for doc in keyed:
+        scored = []
+        for key in filter(idf.__contains__, doc):
+            mention = doc[key]
+            name_ok = names_ok.get(mention.name)
+            if name_ok is None:
+                name_ok = names_ok[mention.name] = " " in mention.name.strip() and not is_generic(mention.name)
+            if name_ok:
+                scored.append((-mention.score * idf[key], key))
+        if len(scored) > top_k:  # (else every one is promoted: no order to find)
+            scored.sort()
+            del scored[top_k:]
+        promoted.update([key for _, key in scored])
+    return promoted
+

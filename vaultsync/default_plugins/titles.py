@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from ..inline_html import html_to_markdown
+from ..word_lists import read_word_lists
 
 _VERBS = (
     r"(?:propos|introduc|present|develop|design|deriv|devis|buil[dt]|construct|creat|releas|"
@@ -19,20 +20,7 @@ _VERBS = (
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
-def _word_lists(path: Path) -> dict[str, frozenset[str]]:
-    """The word lists in ``path``: ``[name]`` starts one, then words, any number a line."""
-    lists: dict[str, set[str]] = {}
-    words: set[str] = set()
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line.startswith("["):
-            words = lists.setdefault(line.strip("[]"), set())
-        else:
-            words.update(line.split())
-    return {name: frozenset(found) for name, found in lists.items()}
-
-
-_WORDS = _word_lists(Path(__file__).resolve().parent.parent / "data" / "title_words.txt")
+_WORDS = read_word_lists(Path(__file__).resolve().parent.parent / "data" / "title_words.txt")
 
 
 def _sentence(bounds: list[tuple[int, int]], pos: int) -> tuple[int, int]:
