@@ -59,7 +59,7 @@ _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[^\w\s-]")  # words; each other 
 def stop_words() -> frozenset[str]:
     """English function words, the verbs of scientific prose and the words that only grade a
     result or name a kind of thing (``vaultsync.generic``'s lists, and a few of abstracts' own)."""
-    from .default_plugins.phrases import STOPWORDS
+    from .word_lists import prose_stop_words
     from .generic import FUNCTION_WORDS, GENERIC_MODIFIERS, GENERIC_NOUNS
 
     boilerplate = """
@@ -72,7 +72,7 @@ def stop_words() -> frozenset[str]:
     approaches method methods framework frameworks result results performance task tasks
     problem problems setting settings various across furthermore however moreover first
     """
-    return frozenset(STOPWORDS | FUNCTION_WORDS | GENERIC_MODIFIERS | GENERIC_NOUNS
+    return frozenset(prose_stop_words() | FUNCTION_WORDS | GENERIC_MODIFIERS | GENERIC_NOUNS
                      | set(boilerplate.split()))
 
 

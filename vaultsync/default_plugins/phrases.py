@@ -12,12 +12,11 @@ from __future__ import annotations
 import re
 from itertools import accumulate
 from operator import add
-from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
 from ..canonical import concept_key, singular
 from ..generic import is_generic
-from ..word_lists import read_word_lists
+from ..word_lists import PHRASE_WORDS, prose_stop_words, read_word_lists
 
 __all__ = ["Phrase", "STOPWORDS", "candidate_phrases"]
 
@@ -27,7 +26,7 @@ MAX_WORDS = 4
 # Word lists (vaultsync/data/phrase_words.txt): what cuts a chunk, and what a noun phrase cannot
 # start or end with.
 
-_LISTS = read_word_lists(Path(__file__).resolve().parent.parent / "data" / "phrase_words.txt")
+_LISTS = read_word_lists(PHRASE_WORDS)
 LY_NOUNS = _LISTS["ly_nouns"]  # -ly words that are nouns, not adverbs
 ED_NOUNS = _LISTS["ed_nouns"]  # -ed words that are not participles
 # Endings of nouns and adjectives; a bare lower-case word without one, right after "to", is
@@ -44,19 +43,7 @@ PLAIN_ADJECTIVES = _LISTS["plain_adjectives"]
 LEADING_FILLERS = _LISTS["leading_fillers"]
 
 
-def _verb_forms(bases: Iterable[str]) -> set[str]:
-    forms: set[str] = set()
-    for base in bases:
-        stem = base[:-1] if base.endswith("e") and not base.endswith("ee") else base
-        forms.update({base, base + "s", stem + "ed", stem + "ing"})
-        if base.endswith("y") and base[-2] not in "aeiou":
-            forms.update({base[:-1] + "ies", base[:-1] + "ied"})
-    return forms
-
-
-STOPWORDS = frozenset(
-    _LISTS["function_words"] | _verb_forms(_LISTS["verbs"]) | _LISTS["verb_forms"]
-)
+STOPWORDS = prose_stop_words()  # function words and the verbs of scientific prose, all their forms
 
 # Math, URLs, LaTeX commands and HTML tags are masked (they cut chunks and never become phrases).
 _MASK = re.compile(
