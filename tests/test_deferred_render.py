@@ -203,7 +203,7 @@ def test_the_inputs_key_covers_every_field_the_renderer_may_read(seeds, tmp_path
                 variants.append(dataclasses.replace(subject, **{f.name: _other(value)}))
     # a paper of another text is another paper (id): let the model place it in the same collection
     anywhere = dataclasses.replace(model)
-    object.__setattr__(anywhere, "_collection_by_id", defaultdict(lambda: model.collection_of(paper.id)))
+    anywhere.caches["collection_by_id"] = defaultdict(lambda: model.collection_of(paper.id))
     for variant in variants:
         original = {Paper: paper, Concept: concept, CollectionInfo: collection}[type(variant)]
         assert obsidian.inputs_key(variant, anywhere) != obsidian.inputs_key(original, anywhere), variant

@@ -119,5 +119,5 @@ def test_text_terms_are_content_words_and_word_pairs():
 
 def test_the_whole_corpus_at_once_relates_as_each_paper_alone():
     papers = [*corpus(), paper(6, OFFLINE_FLOW_3, OFFLINE_RL, FLOW), paper(7, AUDIO)]
-    index = build(papers)._relatedness
+    index = build(papers).caches["relatedness"]
     assert index.related_all() == {paper_id: index.related(paper_id) for paper_id in index.ids}

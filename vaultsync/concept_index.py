@@ -56,6 +56,7 @@ class Cluster:
     surfaces: dict[str, dict[str, None] | tuple[str]] = field(default_factory=dict)
     broader: dict[str, None] = field(default_factory=dict)
     spellings_seen: int = 0  # mentions counted in ``names`` (the name is cached until it grows)
+    _name: tuple[int, str] | None = field(default=None, compare=False, repr=False)  # (spellings seen, name)
 
     @property
     def name(self) -> str:
@@ -63,11 +64,11 @@ class Cluster:
             return self.canonical
         # the most common well-formed long form, Title Case as the field writes it; cached for
         # as long as the spellings seen stay the same
-        cached = self.__dict__.get("_name")
+        cached = self._name
         if cached is None or cached[0] != self.spellings_seen:
             best = max(self.names.items(), key=lambda item: (item[1], _well_formed(item[0]),
                                                              _field_number(item[0]), -len(item[0])))[0]
-            cached = self.__dict__["_name"] = (self.spellings_seen, title_case(best))
+            cached = self._name = (self.spellings_seen, title_case(best))
         return cached[1]
 
     def add(self, paper_id: str, mention: ConceptMention, kind: str) -> None:

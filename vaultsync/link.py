@@ -163,7 +163,7 @@ def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options:
         collections=tuple(CollectionInfo(collection_names[n], collection_of[n], tuple(ids))
                           for n, ids in sorted(collections.items())),
     )
-    object.__setattr__(model, "_relatedness", relatedness)  # what a preview relates new papers to
+    model.caches["relatedness"] = relatedness  # what a preview relates new papers to
     return model
 
 
@@ -184,7 +184,7 @@ class _LinkedCorpus:
 
     @classmethod
     def of(cls, model: VaultModel) -> "_LinkedCorpus":
-        cached = model.__dict__.get("_linked_corpus")
+        cached = model.caches.get("linked_corpus")
         if cached is not None:
             return cached
         by_spelling: dict[str, str] = {}
@@ -204,9 +204,9 @@ class _LinkedCorpus:
         corpus = cls(by_spelling, concepts, papers_of, {key: len(ids) for key, ids in papers_of.items()},
                      {key: [concept_key(b) for b in c.broader if concept_key(b) in concepts]
                       for key, c in concepts.items()},
-                     total, model.__dict__.get("_relatedness") or _relatedness_of(model), names, registry,
+                     total, model.caches.get("relatedness") or _relatedness_of(model), names, registry,
                      {p.id: place for place, p in enumerate(model.papers)})
-        object.__setattr__(model, "_linked_corpus", corpus)
+        model.caches["linked_corpus"] = corpus
         return corpus
 
 

@@ -7,12 +7,10 @@ render -> ``OutputFile``s; write -> a ``SyncReport``.
 
 from __future__ import annotations
 
-import copyreg
 import hashlib
 import unicodedata
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
-from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, Protocol
 
 
@@ -29,13 +27,39 @@ def text_id(text: str) -> str:
     return hashlib.sha256(normalise_text(text).encode("utf-8")).hexdigest()[:16]
 
 
+class FrozenMapping(Mapping[str, Any]):
+    """A read-only mapping that pickles (records cross process pools and the extraction cache as
+    pickles; a ``types.MappingProxyType`` does not)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[str, Any] | None = None) -> None:
+        self._items = dict(items or {})
+
+    def __getitem__(self, key: str) -> Any:
+        return self._items[key]
+
+    def __iter__(self):
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._items.get(key, default)
+
+    def __reduce__(self):
+        return (FrozenMapping, (self._items,))
+
+    def __repr__(self) -> str:
+        return f"FrozenMapping({self._items!r})"
+
+
 def frozen_mapping(items: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
-    return MappingProxyType(dict(items or {}))
-
-
-# Records cross process pools and the extraction cache as pickles; a mappingproxy cannot be
-# pickled by default, so it travels as the dict it wraps and comes back frozen.
-copyreg.pickle(MappingProxyType, lambda proxy: (frozen_mapping, (dict(proxy),)))
+    return FrozenMapping(items)
 
 
 @dataclass(frozen=True)
@@ -224,6 +248,10 @@ class VaultModel:
     # papers the notes refer to (as related papers) that are not part of this model's output:
     # a preview of new papers names older ones
     referenced: tuple[Paper, ...] = ()
+    # what the stages work out of the model once and ask again (papers by id, the relatedness
+    # index, canvas layouts): filled on first use, never part of what the model says
+    # (not an argument: a model made by ``dataclasses.replace`` starts with none of the old ones)
+    caches: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def paper(self, paper_id: str) -> Paper:
         return self._papers_by_id()[paper_id]
@@ -231,28 +259,25 @@ class VaultModel:
     def paper_ids(self) -> frozenset[str]:
         """The ids of ``papers`` (not of ``referenced``): a set made once (a watcher asks at
         every new seed file)."""
-        cache = self.__dict__.get("_paper_ids")
+        cache = self.caches.get("paper_ids")
         if cache is None:
-            cache = frozenset(p.id for p in self.papers)
-            object.__setattr__(self, "_paper_ids", cache)
+            cache = self.caches["paper_ids"] = frozenset(p.id for p in self.papers)
         return cache
 
     def collection_of(self, paper_id: str) -> "CollectionInfo":
         """The first collection listing the paper (a dict built once: renderers ask per paper)."""
-        cache = self.__dict__.get("_collection_by_id")
+        cache = self.caches.get("collection_by_id")
         if cache is None:
-            cache = {}
+            cache = self.caches["collection_by_id"] = {}
             for collection in self.collections:
                 for pid in collection.papers:
                     cache.setdefault(pid, collection)
-            object.__setattr__(self, "_collection_by_id", cache)
         return cache[paper_id]
 
     def _papers_by_id(self) -> dict[str, Paper]:
-        cache = self.__dict__.get("_by_id")
+        cache = self.caches.get("by_id")
         if cache is None:
-            cache = {p.id: p for p in (*self.referenced, *self.papers)}
-            object.__setattr__(self, "_by_id", cache)
+            cache = self.caches["by_id"] = {p.id: p for p in (*self.referenced, *self.papers)}
         return cache
 
 

@@ -265,23 +265,9 @@ def _definition(text: str, short: str, short_start: int, start: int, end: int, n
             extended_short = f"{short} {head.group(1)}"
     coined = bold or _coined_before(text, coin_from if coin_from is not None else start) or (
         close is not None and _COINED_AFTER.match(text, close + 1) is not None)
-    return _new_record(
-        AcronymDefinition,
+    return AcronymDefinition(
         short=short, long=long, start=start, end=end, short_start=short_start, name=name,
         extended_long=extended_long, extended_short=extended_short, coined=coined)
-
-
-_new_object = object.__new__
-
-
-def _new_record(cls: type, **fields):
-    """``cls(**fields)`` for a frozen dataclass without ``__post_init__``, built without its
-    ``__init__`` (an ``object.__setattr__`` per field: with the mentions, which are built by
-    ``mention_from_fields``, a tenth of this extractor's time). ``fields`` must name every field, in
-    order, so the object is the same (tests/test_acronyms.py compares the two)."""
-    record = _new_object(cls)
-    record.__dict__.update(fields)
-    return record
 
 
 def _is_modifier(name: str) -> bool:

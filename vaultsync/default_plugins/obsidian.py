@@ -228,10 +228,10 @@ def inputs_key(subject: Paper | Concept | CollectionInfo, model: VaultModel) -> 
 
 def _listed(paper_ids: Iterable[str], model: VaultModel) -> tuple:
     """What a list line of each paper shows (``_gist_line``): its name and gist."""
-    shown = model.__dict__.get("_list_inputs")
+    shown = model.caches.get("list_inputs")
     if shown is None:  # once per model: a paper is listed in every concept note it names
         shown = {paper_id: (paper.name, paper.gist) for paper_id, paper in model._papers_by_id().items()}
-        object.__setattr__(model, "_list_inputs", shown)
+        model.caches["list_inputs"] = shown
     return tuple(map(shown.__getitem__, paper_ids))
 
 

@@ -166,10 +166,10 @@ def select_concepts(mentioned: Iterable[str], papers_of: dict[str, list[str]], c
 
 def _concepts_by_name(model: VaultModel) -> dict[str, Concept]:
     """Name -> concept, worked out once per model (every map asks)."""
-    cached = model.__dict__.get("_canvas_concepts")
+    cached = model.caches.get("canvas_concepts")
     if cached is None:
         cached = {c.name: c for c in model.concepts}
-        object.__setattr__(model, "_canvas_concepts", cached)
+        model.caches["canvas_concepts"] = cached
     return cached
 
 
@@ -192,12 +192,12 @@ def _papers_of(model: VaultModel, concepts: dict[str, Concept], scope: set[str] 
 def _positions(model: VaultModel) -> dict[str, list[int]]:
     """Paper id -> its places in the model, worked out once per model (40 maps would each walk
     every paper to find their own)."""
-    cached = model.__dict__.get("_canvas_positions")
+    cached = model.caches.get("canvas_positions")
     if cached is None:
         cached = defaultdict(list)
         for index, paper in enumerate(model.papers):
             cached[paper.id].append(index)
-        object.__setattr__(model, "_canvas_positions", cached)
+        model.caches["canvas_positions"] = cached
     return cached
 
 
