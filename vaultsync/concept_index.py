@@ -8,7 +8,7 @@ vocabulary knows, decides which clusters deserve a shared concept note, and name
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -249,7 +249,7 @@ class ConceptIndex:
             else:
                 if key in defined:
                     # a bare acronym this abstract defines means what the abstract says it means
-                    mention = replace(mention, name=defined[key], aliases=(mention.name,))
+                    mention = mention._replace(name=defined[key], aliases=(mention.name,))
                     key = concept_key(mention.name)
                 target = alias_target(key)
                 if target is None and kind.startswith("acronym") and key not in clusters:
@@ -272,7 +272,7 @@ class ConceptIndex:
         for mention, key in zip(phrases, phrase_keys):
             if defined and key in defined:
                 # a bare acronym this abstract defines means what the abstract says it means
-                mention = replace(mention, name=defined[key], aliases=(mention.name,))
+                mention = mention._replace(name=defined[key], aliases=(mention.name,))
                 key = concept_key(mention.name)
             key = alias_target(key) or key
             cluster = clusters.get(key)

@@ -23,7 +23,7 @@ _mention_values = attrgetter(*_MENTION_FIELDS)
 
 
 def _plain_mention(mention: ConceptMention) -> bool:
-    return type(mention) is ConceptMention  # slotted: exactly its fields
+    return type(mention) is ConceptMention  # (a subclass may have fields of its own)
 
 
 def encode_extraction(facts: Any) -> bytes:

@@ -11,7 +11,7 @@ import hashlib
 import unicodedata
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
-from typing import Any, Callable, Iterable, Mapping, Protocol
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Protocol
 
 
 @lru_cache(maxsize=1 << 16)  # an abstract's id and its edit matching ask for the same text
@@ -96,8 +96,7 @@ class Seed:
     problems: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)  # ~30 per abstract: without slots each one's attributes took 3x the memory
-class ConceptMention:
+class ConceptMention(NamedTuple):  # ~30 per abstract: a tuple is the smallest and quickest record to build
     """A concept an extractor found in one abstract.
 
     ``name`` is the extractor's best long form ("Mixture-of-Experts"); ``surfaces`` are the
@@ -113,37 +112,12 @@ class ConceptMention:
     broader: tuple[str, ...] = ()  # broader concept names, when the extractor knows them
     canonical: bool = False  # True when ``name`` is already the canonical spelling (vocabulary)
 
-    def __reduce__(self):  # pickled as its fields, rebuilt by ``mention_from_fields``: small and quick
-        return (mention_from_fields, (self.name, self.kind, self.surfaces, self.aliases, self.score,
-                                      self.broader, self.canonical))
-
-
-_new_object = object.__new__
-
-
-class _MentionDraft:
-    """A ``ConceptMention`` being filled in: its slots, without the frozen ``__setattr__``, so
-    plain attribute stores fill them; then it becomes a ``ConceptMention`` (the same layout)."""
-
-    __slots__ = ConceptMention.__slots__
-
 
 def mention_from_fields(name: str, kind: str, surfaces: tuple[str, ...], aliases: tuple[str, ...], score: float,
                         broader: tuple[str, ...], canonical: bool) -> ConceptMention:
-    """``ConceptMention(name, kind, ...)`` without the frozen dataclass's ``__init__`` and its
-    default checks: the same object, built in a quarter of the time (the extractors make some 30
-    per abstract; the extraction cache and the pool's results rebuild them). Setting each slot
-    through its descriptor's ``__set__`` instead costs twice the instructions."""
-    mention = _new_object(_MentionDraft)
-    mention.name = name
-    mention.kind = kind
-    mention.surfaces = surfaces
-    mention.aliases = aliases
-    mention.score = score
-    mention.broader = broader
-    mention.canonical = canonical
-    mention.__class__ = ConceptMention
-    return mention
+    """``ConceptMention(name, kind, ...)`` from its fields in order (the extraction cache and the
+    pool's results rebuild mentions this way)."""
+    return ConceptMention(name, kind, surfaces, aliases, score, broader, canonical)
 
 
 @dataclass(frozen=True)
