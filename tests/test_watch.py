@@ -348,8 +348,9 @@ def test_falls_back_to_polling_when_native_watching_cannot_start(tmp_path, monke
 
 
 def test_a_stop_or_a_new_file_never_aborts_a_round_that_is_writing(tmp_path, monkeypatch):
-    """The export tells its progress how many notes it wrote and when it ends ('finish'); the
-    watcher aborts at a stage's start before writing, never while notes are being written."""
+    """The export tells its progress how many notes it wrote and when it ends ('finish'); it asks
+    its checkpoint at each step before writing, never while notes are being written; the watcher's
+    checkpoint aborts at a stage's start."""
     from vaultsync.pipeline import ExportOptions, Exporter
     from vaultsync.plugins import get_plugin_manager
     from vaultsync.watch import Stopped, Superseded, Watcher
@@ -358,22 +359,24 @@ def test_a_stop_or_a_new_file_never_aborts_a_round_that_is_writing(tmp_path, mon
     seeds.mkdir()
     (seeds / "a.txt").write_text("Test Papers\n\n" + "\n\n".join(
         f"We study graph neural networks for task {i} with reinforcement learning." for i in range(300)) + "\n")
-    told = []
+    told, asked = [], []
     monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path / "state"))
     options = ExportOptions(progress=lambda stage, done, total: told.append((stage, done)))
     with Exporter(seeds, tmp_path / "vault", get_plugin_manager(), options) as exporter:
-        exporter.run()
+        exporter.run(checkpoint=lambda stage, done, total: asked.append((stage, done)))
         assert ("write", 256) in told and told[-1] == ("finish", None)
+        assert ("write", None) in asked and ("link", None) in asked
+        assert not [step for step in asked if step[0] in ("write", "finish") and step[1] is not None]
 
         watcher = Watcher(exporter)
+        assert exporter.options is options  # the watcher changes nothing of the exporter's options
         watcher.stop.set()
         watcher._may_put_off, watcher._queue = True, ["more.txt"]
-        watcher._progress("write", 512, None)  # counting written notes: goes on
-        watcher._progress("finish")  # the digest, after every note is written: goes on
+        watcher._checkpoint("finish")  # the digest, after every note is written: goes on
         with pytest.raises(Stopped):
-            watcher._progress("link")
+            watcher._checkpoint("link")
         watcher.stop.clear()
         with pytest.raises(Superseded):
-            watcher._progress("write")  # about to write: a newer file puts the round off
+            watcher._checkpoint("write")  # about to write: a newer file puts the round off
 
 

@@ -84,6 +84,7 @@ class Exporter:
         self._timer = StageTimer(log)  # (with -v: how long each stage took)
         self.speedups = Speedups.from_environment()
         self._frozen = False  # what ``warm`` kept is frozen out of the collector until the next run
+        self._checkpoint: Callable[[str, int | None, int | None], None] | None = None  # see ``run``
 
     def __enter__(self) -> "Exporter":
         self.session.__enter__()
@@ -103,6 +104,8 @@ class Exporter:
             self._timer.lap(stage)
         if stage is None:
             return
+        if self._checkpoint is not None and not (done is not None and stage in ("write", "finish")):
+            self._checkpoint(stage, done, total)  # may raise: the run is abandoned (see ``run``)
         if self.options.progress is not None:
             self.options.progress(stage, done, total)
         elif done is None:
@@ -142,17 +145,13 @@ class Exporter:
         cached = self._seeds.get(relative)
         return cached[1] if cached else None
 
-    def preview(self, changed: Iterable[str]) -> SyncReport | None:
+    def preview(self, changed: Iterable[str], checkpoint=None) -> SyncReport | None:
         """The quick first half of a watch round: notes for the abstracts new in ``changed`` seed
-        files, linked to the concepts the vault already has (``link_additions``), written at once.
-
-        Only for pure additions: None (nothing written) before the first full run, or when an
-        abstract of these files was edited, moved or removed -- matching edits to their notes
-        needs the full run. A full ``run(changed)`` must follow: it links the whole corpus again
-        (related lists, newly shared concepts) and keeps the names given here.
-        """
+        files, linked to the concepts the vault has (``link_additions``), written at once. Only for
+        pure additions (else None: nothing written); a full ``run(changed)`` must follow."""
         if self._model is None or self.options.dry_run:
             return None
+        self._checkpoint = checkpoint
         with self.speedups.shortcuts():
             return self._preview(sorted(set(changed)))
 
@@ -229,14 +228,16 @@ class Exporter:
                              taught)
         return [self._extracted[a.id] for a in abstracts]
 
-    def run(self, changed: Iterable[str] | None = None) -> SyncReport:
+    def run(self, changed: Iterable[str] | None = None, checkpoint=None) -> SyncReport:
         """Bring the vault up to date with the seeds folder; return what changed.
 
         ``changed``: seed files to re-read even if their stat signature looks unchanged. A seed
         file that is gone (since the last run, or since the state last saw it) has its papers
         marked removed. A state database found damaged before any note was written has been
         replaced by an empty one: the run starts again on it (and says so in a warning).
+        ``checkpoint(stage, done, total)``, asked at each step before writing, may raise to abandon it.
         """
+        self._checkpoint = checkpoint
         state = self.session.state
         notices = [str(state.repaired)] if state.repaired is not None else []
         state.repaired = None
@@ -325,12 +326,11 @@ class Exporter:
         if not self.options.dry_run:
             save_conversions(state, self._code, wanted, table, known)
 
-    def warm(self) -> None:
-        """Get ready to ``preview`` the next new seed file quickly (the watcher calls it when a
-        round is done): link the corpus if no run has yet (the catch-up found nothing to do),
-        and index what the last link found. Writes nothing. What it keeps is then frozen out of
-        the collector until the next ``run`` (a full collection walked it all, half a second at
-        20,000 papers, every few files of a preview)."""
+    def warm(self, checkpoint=None) -> None:
+        """Get ready to ``preview`` the next new seed file quickly: link the corpus if no run has
+        yet, index what the last link found; write nothing. What it keeps is frozen out of the
+        collector until the next ``run`` (collections walked it all every few files of a preview)."""
+        self._checkpoint = checkpoint
         try:
             with self.speedups.shortcuts(), self.speedups.collector_for("link"):  # (what it makes stays)
                 self._warm()

@@ -23,7 +23,7 @@ import os
 import sys
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable
 
 from .errors import VaultsyncError
@@ -83,9 +83,6 @@ class Watcher:
     _full_due: bool = False  # files were previewed: their full run waits for a quiet moment
     _last_round: float = 0.0
 
-    def __post_init__(self) -> None:
-        self.exporter.options = replace(self.exporter.options, progress=self._progress)
-
     def catch_up(self) -> SyncReport:
         """One run over the whole seeds folder; prints its problems; raises ``Stopped``."""
         return self._run(None)
@@ -97,7 +94,7 @@ class Watcher:
         What the next round keeps is then frozen out of the collector (``Exporter.warm``)."""
         started = time.perf_counter()
         try:
-            self.exporter.warm()
+            self.exporter.warm(checkpoint=self._checkpoint)
         except Stopped:
             return  # serve() sees the stop
         except Exception:  # only a missed shortcut: the next round links in full
@@ -195,7 +192,7 @@ class Watcher:
         self._retry = set(paths or ())
         try:
             exporter.session.refresh()
-            preview = exporter.preview(paths) if paths else None
+            preview = exporter.preview(paths, checkpoint=self._checkpoint) if paths else None
             if preview is not None:
                 log.debug("new papers' notes written in %.0f ms", (time.perf_counter() - started) * 1000)
                 if not full:
@@ -208,7 +205,7 @@ class Watcher:
             self._may_put_off = paths is not None and (
                 self._put_off_since is None or time.monotonic() - self._put_off_since < MAX_SUPERSEDED)
             try:
-                report = exporter.run(changed=paths)  # its report includes what the preview wrote
+                report = exporter.run(changed=paths, checkpoint=self._checkpoint)  # it reports what the preview wrote too
             finally:
                 self._may_put_off = False
         except Superseded:
@@ -237,11 +234,9 @@ class Watcher:
             self._show_changes(sorted(paths), before, report)
         return report
 
-    def _progress(self, stage: str, done: int | None = None, total: int | None = None) -> None:
-        """``ExportOptions.progress``: abort before writing if asked to stop or if more seed files
-        changed -- never once the notes are being written (``write`` counting them, ``finish``)."""
-        if stage in ("write", "finish") and done is not None:
-            return
+    def _checkpoint(self, stage: str, done: int | None = None, total: int | None = None) -> None:
+        """The exporter's ``checkpoint``: abort before writing if asked to stop or if more seed
+        files changed (the exporter stops asking once the notes are being written)."""
         log.debug("stage: %s %s/%s", stage, done, total)
         if stage not in ("write", "finish") and self.stop.is_set():
             raise Stopped()
