@@ -230,13 +230,18 @@ def _clause_end(text: str, start: int, words: int, ends: re.Pattern = _CLAUSE_EN
 def _occurrences(low: str, surface: str) -> Iterable[int]:
     """Where ``surface`` occurs as a whole word in ``low``, the text in lower case (a spelling
     found in one case starts a sentence in another)."""
-    needle = surface.translate(_ASCII_LOWER)
+    needle = _lower(surface)
     at = low.find(needle)
     while at >= 0:
         end = at + len(needle)
         if (not at or not low[at - 1].isalnum()) and (end >= len(low) or not low[end].isalnum()):
             yield at
         at = low.find(needle, at + 1)
+
+
+@lru_cache(maxsize=65_536)  # the same spellings recur in abstract after abstract
+def _lower(surface: str) -> str:
+    return surface.translate(_ASCII_LOWER)
 
 
 _FREE_TEXT, _EVALUATED, _NEGATED = 0, 1, 2

@@ -76,31 +76,12 @@ def _only_place(low: str, surfaces: Iterable[str]) -> int | None:
     """Where the only whole-word occurrence of any of ``surfaces`` is, or None if there are more
     (or none)."""
     place = None
-    size = len(low)
     for surface in surfaces:
-        needle = _lower(surface)
-        if low.count(needle) == 1:  # (most spellings: one call in C, then one look at its place)
-            at = low.find(needle)
-            end = at + len(needle)
-            if (not at or not low[at - 1].isalnum()) and (end >= size or not low[end].isalnum()):
-                if place is not None and at != place:
-                    return None
-                place = at
-            continue
-        at = low.find(needle)
-        while at >= 0:
-            end = at + len(needle)
-            if (not at or not low[at - 1].isalnum()) and (end >= size or not low[end].isalnum()):
-                if place is not None and at != place:
-                    return None
-                place = at
-            at = low.find(needle, at + 1)
+        for at in _occurrences(low, surface):
+            if place is not None and at != place:
+                return None
+            place = at
     return place
-
-
-@lru_cache(maxsize=65_536)  # the same spellings recur in abstract after abstract
-def _lower(surface: str) -> str:
-    return surface.translate(_ASCII_LOWER)
 
 
 def _names_own(low: str, start: int, end: int, extraction: Extraction, own: Iterable[str]) -> bool:

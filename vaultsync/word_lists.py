@@ -11,8 +11,9 @@ DATA = Path(__file__).resolve().parent / "data"
 PHRASE_WORDS = DATA / "phrase_words.txt"
 
 
+@lru_cache(maxsize=8)  # (each file is read once: several modules read the same lists)
 def read_word_lists(path: Path) -> dict[str, frozenset[str]]:
-    """The word lists in ``path``, by name."""
+    """The word lists in ``path``, by name (do not change the dict: it is shared)."""
     lists: dict[str, set[str]] = {}
     words: set[str] = set()
     for line in path.read_text(encoding="utf-8").splitlines():
