@@ -1,4 +1,7 @@
-"""The whole job as one sentence: read → extract → link → render → write.
+"""The whole job as one sentence: read → scan → extract → link → render → write.
+
+The vault is scanned once into a frozen ``VaultSnapshot`` handed to extract and link; only the
+sync goes back to the vault, to write.
 
 ``export`` runs it once (`vaultsync export`). ``Exporter`` runs it again and again over one open
 vault session (`vaultsync watch`), re-reading only the seed files that changed and re-extracting
@@ -21,7 +24,6 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import pluggy
 
-from .canonical import concept_key
 from .code_signature import code_signature
 from .extract import Extracted, extract_all
 from .link import LinkOptions, link, link_additions, prepare_additions
@@ -29,15 +31,14 @@ from .plugins import call_safely, promoted_phrases
 from .progress import StageTimer
 from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_signature
 from .records import Abstract, DeferredNote, ExtractContext, OutputFile, Seed, SyncReport, VaultModel, frozen_mapping
-from .renames import names_to_follow
 from .render import render, render_lazily
 from .run_cache import (cache_encoded, carry_over_lessons, conversion_key, extraction_fingerprint, forget_run,
                         last_run, load_conversions, load_extractions, remember_run, render_fingerprint,
                         run_print, save_conversions, save_extractions)
 from .speedups import Speedups
+from .snapshot import scan
 from .state_db import StateDamaged
 from .sync import VaultSession
-from .teaching import taught_concepts, user_concept_notes
 
 log = logging.getLogger(__name__)
 
@@ -117,8 +118,7 @@ class Exporter:
             self._frozen = False
 
     def _counted(self, files: Iterable[OutputFile]) -> Iterator[OutputFile]:
-        """``files``, telling the progress bar how many were written (how many there are is the
-        format's business: the bar counts without a total)."""
+        """``files``, telling the progress bar how many were written (it counts without a total)."""
         for done, f in enumerate(files):
             if done % 256 == 0 and done:
                 self._step("write", done, None)
@@ -254,30 +254,40 @@ class Exporter:
         self._timer.restart()
         for relative in changed or ():
             self._seeds.pop(relative, None)
-        state = self.session.state
-        if self._code is None:
-            self._code = code_signature(self.pm)
-        run_options = {"format": self.options.format, "config": self.options.config,
-                       "recreate_deleted": self.options.recreate_deleted}
-        # whether the last run may serve (not when an interrupted run's notes are still to report)
-        asks = not self.options.dry_run and not changed and not self.session.recovered
-        # the seeds as this run reads them (and the vault, if the last run may serve)
-        begun = run_print(self._code, self.seeds_dir, self.vault_dir if asks else None, run_options)
-        if asks:
-            previous = last_run(state, begun)
-            if previous is not None:
-                log.debug("nothing changed since the last run: seeds, vault, code and options are the same")
-                return previous
+        begun, previous = self._last_run(changed)
+        if previous is not None:
+            log.debug("nothing changed since the last run: seeds, vault, code and options are the same")
+            return previous
         read, extracted, model = self._read_extract_link()
         # a problem with the input is an error (exit status 1) even though the run went on
         problems = tuple(read.problems) + tuple(p for facts in extracted for p in facts.problems)
         del extracted
         if not self.remember:  # a one-shot export: what was extracted is in the model and the state
             self._extracted.clear()
+        report = self._write(model, read, problems)
+        if not self.options.dry_run:
+            report = self._finish(report, read, begun)
+        self._step(None)
+        return report
+
+    def _last_run(self, changed: Iterable[str] | None) -> tuple[Any, SyncReport | None]:
+        """The print of the seeds (and vault) this run starts from; the last run's report if it
+        started from the same (not with ``changed``, a dry run, or a run's notes to report)."""
+        if self._code is None:
+            self._code = code_signature(self.pm)
+        run_options = {"format": self.options.format, "config": self.options.config,
+                       "recreate_deleted": self.options.recreate_deleted}
+        asks = not self.options.dry_run and not changed and not self.session.recovered
+        begun = run_print(self._code, self.seeds_dir, self.vault_dir if asks else None, run_options)
+        return begun, last_run(self.session.state, begun) if asks else None
+
+    def _write(self, model: VaultModel, read: ReadResult, problems: tuple[str, ...]) -> SyncReport:
+        """render → write: every note of ``model`` rendered as the sync asks for it, written if it
+        changed; what the run did, with the seeds' problems and the files it could not read."""
         self._step("render")
+        state = self.session.state
         # the model stays alive through the write and the hooks: no garbage collection walks it
-        # (one full collection of it takes a second at 20,000 papers, and finds nothing to free)
-        with self.speedups.collector_for("write"):
+        with self.speedups.collector_for("write"):  # (a full one: a second at 20,000 papers, nothing freed)
             with self._rendering(model) as files:  # rendered as the sync writes them: never all at once
                 self._step("write")
                 gone = {p.seed for p in state.papers()} - set(self._seeds)
@@ -286,27 +296,28 @@ class Exporter:
                     seeds=[seed.path for seed in read.seeds] + sorted(gone), settle=False,
                     render_fingerprint=render_fingerprint(self._code, self.options.format, self.options.config),
                     batched=self.speedups.batched_writes)
-            if self._previewed is not None:  # one round: the notes the preview wrote count as this run's
-                report, self._previewed = self._previewed.followed_by(report), None
-            report = replace(report, papers=len(model.papers), concepts=len(model.concepts),
-                             warnings=report.warnings + problems, errors=report.errors + tuple(read.failed),
-                             seeds=tuple(seed.path for seed in read.seeds))
-            if not self.options.dry_run:
-                self._step("finish")  # the after-sync hooks: the digest of what's new
-                outcome = call_safely(self.pm, "vaultsync_sync_finished", report=report, vault=self.vault_dir,
-                                      config=self.options.config)
-                # (what was written into each note served the hooks: let it go)
-                report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures),
-                                 written=frozen_mapping())
-                self.session.settle()  # the notes written are accounted for: hooks run, state saved
-                # a run that failed somewhere (a full disk, a plugin, a seed it could not read) is
-                # not what the same seeds give: the next run does the work again, and none replays
-                # its errors; only the seeds' own problems (their bytes are in the print) may recur
-                if not report.errors and set(report.warnings) <= set(read.problems):
-                    remember_run(state, begun.after(self.vault_dir), report)
-                else:
-                    forget_run(state)
-        self._step(None)
+        if self._previewed is not None:  # one round: the notes the preview wrote count as this run's
+            report, self._previewed = self._previewed.followed_by(report), None
+        return replace(report, papers=len(model.papers), concepts=len(model.concepts),
+                       warnings=report.warnings + problems, errors=report.errors + tuple(read.failed),
+                       seeds=tuple(seed.path for seed in read.seeds))
+
+    def _finish(self, report: SyncReport, read: ReadResult, begun: Any) -> SyncReport:
+        """The after-sync hooks (the digest of what's new), the state settled, the run remembered
+        if it did all it should (a failed run is not what the same seeds give: the next one works
+        again; only the seeds' own problems, whose bytes are in the print, may recur)."""
+        self._step("finish")
+        with self.speedups.collector_for("write"):  # (the model is still alive: see ``_write``)
+            outcome = call_safely(self.pm, "vaultsync_sync_finished", report=report, vault=self.vault_dir,
+                                  config=self.options.config)
+        # (what was written into each note served the hooks: let it go)
+        report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures),
+                         written=frozen_mapping())
+        self.session.settle()  # the notes written are accounted for: hooks run, state saved
+        if not report.errors and set(report.warnings) <= set(read.problems):
+            remember_run(self.session.state, begun.after(self.vault_dir), report)
+        else:
+            forget_run(self.session.state)
         return report
 
     @contextmanager
@@ -359,36 +370,25 @@ class Exporter:
             self._primed = True
 
     def _read_extract_link(self) -> tuple[ReadResult, list[Extracted], VaultModel]:
+        """read → scan → extract → link: the seeds, what the vault says of them, what each
+        abstract says, the model of the whole vault."""
         self._step("read")
         read = self.read()
         abstracts = [abstract for seed in read.seeds for abstract in seed.abstracts]
+        snapshot = scan(self.session, abstracts, remember_lessons=not self.options.dry_run)
         self._step("extract")
-        user_notes = user_concept_notes(self.session.root, self.session.note_paths())
-        taught = taught_concepts(self.session, remember=not self.options.dry_run, user_notes=user_notes)
-        if taught != self._taught:  # the user taught something new: every abstract may read differently
+        if snapshot.taught != self._taught:  # the user taught something new: every abstract may read differently
             self._extracted.clear()
-            self._taught = taught
+            self._taught = snapshot.taught
         live = {a.id for a in abstracts}
-        extracted = self._extract(abstracts, taught, live)
+        extracted = self._extract(abstracts, snapshot.taught, live)
         for stale in set(self._extracted) - live:
             del self._extracted[stale]
         self._step("link")
-        session = self.session
-        existing = dict(session.existing_names())
-        for new_id, old_id in session.match_edited(
-                [(a.id, a.seed, a.paragraph, a.text) for a in abstracts]).items():
-            if old_id in existing:
-                existing[new_id] = existing[old_id]
-        # names read from undecodable text are not the user's: once the text is fixed, the
-        # notes are named afresh (and renamed by the sync)
-        papers, collections = names_to_follow(abstracts, existing, session.note_kinds(), session.edited_from)
-        session.follow_names(papers, renamed_from=collections)
-        for vid in (*papers, *collections.values()):
-            existing.pop(vid, None)
-        user_concepts = {concept_key(taught.name): stem for stem, taught in user_notes}
+        options = LinkOptions(snapshot.names, snapshot.deleted, snapshot.user_concepts,
+                              promote_phrases=partial(promoted_phrases, self.pm))
         with self.speedups.collector_for("link"):  # what it builds stays alive
-            model = link(abstracts, extracted, LinkOptions(existing, frozenset(session.deleted_ids()), user_concepts,
-                                                           promote_phrases=partial(promoted_phrases, self.pm)))
+            model = link(abstracts, extracted, options)
         self._model = None if self.options.dry_run else model
         return read, extracted, model
 
