@@ -147,3 +147,13 @@ def test_phrases_are_promoted_by_the_hook_a_plugin_can_answer():
         pm.unregister(name="no-phrases")
     assert names(mine) == set()
     assert names(build(*papers, promote_phrases=None)) == set()  # no answer: no phrase promoted
+
+
+def test_an_acronym_joins_a_concept_only_as_its_alias_is_spelled():
+    gps = vocab("Gaussian Processes", "GPs", aliases=("GP", "GPs"))
+    model = build(paper(1, gps), paper(2, gps),
+                  paper(3, phrase("GPS")), paper(4, phrase("GPS")),  # the graph transformer, not GPs
+                  paper(5, phrase("GP")), paper(6, phrase("GPs")))
+    concept = next(c for c in model.concepts if c.name == "Gaussian Processes")
+    assert sorted(model.papers[i].id for i in (0, 1, 4, 5)) == sorted(concept.papers)
+    assert model.papers[2].concepts == model.papers[3].concepts == ()

@@ -158,6 +158,7 @@ class ConceptIndex:
     def __init__(self) -> None:
         self.clusters: dict[str, Cluster] = {}
         self._alias_keys: dict[str, str | None] = {}  # alias key -> cluster key (None: ambiguous)
+        self._acronyms: dict[str, set[str]] = {}  # alias key -> the acronyms spelled so (`GPs` for "gps")
         self._alias_words: dict[str, set[str]] = {}  # cluster key -> words of its name and aliases
         self.paper_keys: dict[str, dict[str, None]] = {}  # paper id -> its cluster keys, in order
         self._defined: dict[str, dict[str, str]] = {}  # paper id -> acronym key -> its long form
@@ -198,6 +199,16 @@ class ConceptIndex:
                 self._add_phrases(paper_id, phrases, keys)
         return self
 
+    def _alias_target(self, key: str, name: str) -> str | None:
+        """The cluster whose alias has ``key``, for a mention named ``name``. Case folds an acronym
+        into another one (`GPS`, the graph transformer, and `GPs`, Gaussian processes, share
+        "gps"): an acronym joins an acronym alias only as it is spelled, or with a plural "s"."""
+        target = self._alias_keys.get(key)
+        spellings = self._acronyms.get(key)
+        if target is None or not spellings or not is_acronym(name) or name in spellings:
+            return target
+        return target if any(name + "s" == other or name == other + "s" for other in spellings) else None
+
     def _acronym_target(self, mention: ConceptMention, key: str) -> str | None:
         """The concept an acronym definition joins through one of its aliases, if any:
         `Omni-Multimodal Large Language Models (Omni-MLLMs)` joins the concept whose alias is
@@ -229,6 +240,8 @@ class ConceptIndex:
                 continue
             known = self._alias_keys.get(alias_key, key)
             self._alias_keys[alias_key] = key if known == key else None
+            if is_acronym(alias):
+                self._acronyms.setdefault(alias_key, set()).add(alias)
             if not is_acronym(alias):
                 words.update(alias_key.split())
 
@@ -239,7 +252,7 @@ class ConceptIndex:
         keys = self.paper_keys.setdefault(paper_id, {})
         defined = self._defined.setdefault(paper_id, {})
         defined.update({concept_key(alias): m.name for m in acronyms for alias in m.aliases if is_acronym(alias)})
-        clusters, alias_target = self.clusters, self._alias_keys.get
+        clusters = self.clusters
         for mention in (vocabulary + acronyms + rest if vocabulary or acronyms else rest):
             kind = mention.kind
             key = concept_key(mention.name)
@@ -251,7 +264,7 @@ class ConceptIndex:
                     # a bare acronym this abstract defines means what the abstract says it means
                     mention = mention._replace(name=defined[key], aliases=(mention.name,))
                     key = concept_key(mention.name)
-                target = alias_target(key)
+                target = self._alias_target(key, mention.name)
                 if target is None and kind.startswith("acronym") and key not in clusters:
                     target = self._acronym_target(mention, key)
                 key = target or key
@@ -274,7 +287,7 @@ class ConceptIndex:
                 # a bare acronym this abstract defines means what the abstract says it means
                 mention = mention._replace(name=defined[key], aliases=(mention.name,))
                 key = concept_key(mention.name)
-            key = alias_target(key) or key
+            key = (alias_target(key) if key not in self._acronyms else self._alias_target(key, mention.name)) or key
             cluster = clusters.get(key)
             if cluster is None:
                 cluster = clusters[key] = Cluster(key)
