@@ -502,3 +502,52 @@ def test_we_describe_a_name_and_the_gist_keeps_no_stray_bracket_or_code_link():
     assert ")" not in bracket.title.split(" — ", 1)[-1][:2]
     code = paper_name("We study contrastive graph learning. We release the code at https://github.com/u/ML2-GCL.")
     assert "https" not in code.title and "code at" not in code.gist
+
+
+@pytest.mark.parametrize(
+    ("text", "gist"),
+    [  # the name is the subject of what it does: the gist says it as a gerund, never a bare verb
+        ("Sampling is slow. We also propose FastMix, which optimizes both the schedule and the step sizes.",
+         "optimizing both the schedule and the step sizes"),
+        ("Retrieval is costly. We introduce QuillNet, which promotes sparsity of attention by design.",
+         "promoting sparsity of attention by design"),
+        ("Editing is brittle. We propose ZetaEdit. ZetaEdit leverages a tree of prompts to localise edits.",
+         "leveraging a tree of prompts to localise edits"),
+    ],
+)
+def test_a_gist_is_never_a_bare_verb(text, gist):
+    name = paper_name(text)
+    assert name.gist == gist and name.title.endswith(gist)
+
+
+def test_a_gist_is_not_a_claim_about_the_method_but_what_it_is():
+    text = ("Value estimates are biased. We introduce a simple method built on distributional critics to correct "
+            "the bias. Our framework KappaQ is simple to implement and achieves strong results.")
+    name = paper_name(text)
+    assert name.name == "KappaQ" and name.gist.startswith("a simple method built on distributional critics")
+    claim = paper_name("Forecasting is hard. Surprisingly, the proposed OrbitTS could achieve better accuracy than baselines.")
+    assert "achieve" not in claim.title
+
+
+def test_a_gist_drops_a_clause_that_needs_the_sentence_before():
+    text = "Yields are hard to predict. In this work, we propose MoleNet, a neural yield model, which tackles these issues."
+    assert paper_name(text).gist == "a neural yield model"
+
+
+def test_a_name_called_at_the_end_of_its_sentence_is_what_the_nearest_phrase_says():
+    text = ("Trees are hard to learn. We cast the task as a graph search which we solve with a novel search "
+            "algorithm called Twigs. We prove it optimal.")
+    name = paper_name(text)
+    assert name.name == "Twigs" and name.gist == "a novel search algorithm"
+
+
+def test_a_gist_never_keeps_the_words_that_restate_the_name():
+    text = "Attention is quadratic. This paper presents Mosaic, short for Merging of sparse attention chunks."
+    assert paper_name(text).gist == "Merging of sparse attention chunks"
+
+
+def test_a_gist_is_never_the_abstracts_opening_sentence():
+    text = ("Owing to scale, language models learn in context. We find that stability matters. Based on this, we "
+            "propose a straightforward, general, and cheap demonstration selection method named DemoSel3. It works.")
+    name = paper_name(text)
+    assert name.name == "DemoSel3" and not name.gist.startswith("Owing")

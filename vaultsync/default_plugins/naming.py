@@ -35,7 +35,7 @@ from typing import Iterator, NamedTuple
 from ..hookspecs import hookimpl
 from ..records import Abstract, Extraction, PaperName
 from .contribution import contribution_title
-from .gists import gist_after, name_title, says_where_the_code_is
+from .gists import name_title, paper_gist
 from .long_forms import expands, from_initial, long_form
 from .titles import _ASCII_LOWER, _VERBS, _WORDS, _sentence, plain_text, sentence_bounds
 from .topics import topic_title
@@ -53,7 +53,7 @@ _CALLED = re.compile(
 )
 # Every match of _CALLED holds one of these; nine in ten abstracts hold none, and nine substring
 # searches cost 60 % of the scan, which tries the pattern at every space.
-_CALLED_WORDS = ("name", "called", "we call", "dub", "termed", "we term", "coined", "denoted as", "referred to as")
+_CALLED_WORDS = ("name", "titled", "called", "we call", "dub", "termed", "we term", "coined", "denoted as", "referred to as")
 _ESTABLISHED = re.compile(r" (?:established|existing|standard|popular|well-known|widely used|classical|conventional|"
                           r"prior|previous|traditional)\b")
 _PERSONAL = re.compile(rf" (?:we|our|this paper|this work) |{_VERBS}")
@@ -211,7 +211,9 @@ def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[
     for match in _CALLED.finditer(low) if any(map(low.__contains__, _CALLED_WORDS)) else ():
         start, _ = _sentence(bounds, match.start())
         personal = _PERSONAL.search(low, start, match.start() + 1)
-        phrase = re.search(r"\b((?:a|an|the) [^,;:]{3,80}?),?$", text[start:match.start() - 1])
+        # (the nearest phrase the authors' clause does not split: `the task as X which we solve with | a Y called Z`)
+        phrase = re.search(r".*\b((?:a|an) (?:(?!\bwe\b)[^,;:]){3,120}?),?$", text[start:match.start() - 1]) or re.search(
+            r"\b(the (?:(?!\bwe\b)[^,;:]){3,120}?),?$", text[start:match.start() - 1])
         if _ESTABLISHED.search(low, max(start, match.start() - 60), match.start()):
             continue  # `established notions of explanations, namely Prime Implicant`: prior work
         found = False
@@ -381,11 +383,7 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
     if spelled:  # `Verification Learning (VL)`, `Audio Flamingo 2 (AF2)`: the name, and the acronym an alias
         best, long = best._replace(name=long), best.name
     extended = [c.name for c in candidates if c.rank <= 1 and best.name.casefold() in c.name.casefold()]
-    gist = gist_after(plain, best.end, best.before, bounds)
-    if len(gist) < 20 or says_where_the_code_is(gist):  # `We call it X.`: say what it is from the contribution sentence
-        gist = contribution_title(plain, low, bounds)[1] or gist
-    if says_where_the_code_is(gist):
-        gist = ""  # `the code at https://...`: where the code is, not what the paper is
+    gist = paper_gist(plain, low, bounds, best.name, (best.start, best.end), best.before, None if spelled else long)
     return PaperName(
         title=name_title(best.name, None if spelled else long, gist),
         name=best.name,
