@@ -551,3 +551,14 @@ def test_a_gist_is_never_the_abstracts_opening_sentence():
             "propose a straightforward, general, and cheap demonstration selection method named DemoSel3. It works.")
     name = paper_name(text)
     assert name.name == "DemoSel3" and not name.gist.startswith("Owing")
+
+
+def test_a_gist_ends_with_its_sentence_when_the_next_opens_with_a_bold_name():
+    text = "We propose **TideLM**, a framework that adds latent actions to language models. **TideLM** uses a probe."
+    assert paper_name(text).gist == "a framework that adds latent actions to language models"
+
+
+def test_a_gist_is_the_phrase_that_introduces_the_name_never_a_phrase_in_passing():
+    text = ("Tracking is hard. Our improvements lead to a strong yet simple tracker: KiteTrack. "
+            "As a result, our KiteTrack achieves the best accuracy.")
+    assert paper_name(text).gist == "a strong yet simple tracker"

@@ -16,7 +16,8 @@ _NOUN_PHRASE = re.compile(r"(?:a|an|the|one|our) ")
 _DOES = re.compile(r"(?: ?\([^()]*\))?[ ,*_)]*(?:which|that) (?:(?:not only|also|further|then|first|additionally) )?(?:([a-z]+ly) )?"
                    r"(?:(can|could|may|will|would) )?([a-z]{3,})(?![\w-])")
 _SUBJECT_DOES = re.compile(r" (?:([a-z]+ly) )?([a-z]{3,}[^su\W]s)(?![\w-])")  # `X leverages ...` opening a later sentence
-_RESULTS = _WORDS["result_verbs"]  # `X achieves ...`, `X is simple to ...`: a claim about it, not what it is
+_RESULTS = _WORDS["result_verbs"]
+_DANGLING = _WORDS["dangling"] | {"a", "an", "the"}  # `X achieves ...`, `X is simple to ...`: a claim about it, not what it is
 _RESTATES = re.compile(r"^(?:i\.e\.,?|namely|short for|that is,) ")
 # `an estimator, which tackles these challenges`: the clause that needs the sentence before goes
 _REFERS_BACK_CLAUSE = re.compile(r",? (?:which|that) [^,]*?\b(?:these|those|such(?! as)|the aforementioned|above)\b")
@@ -68,11 +69,20 @@ def _what_it_does(text: str, name: str, name_end: int, bounds: list[tuple[int, i
     return gist_of(clean_phrase(f"{gerund} {text[does.end():end]}", 400))
 
 
-def _noun_phrase_before(text: str, name_start: int, bounds: list[tuple[int, int]]) -> str:
-    """`a simple yet strong tracker: X` -> `a simple yet strong tracker`, or ``""``."""
-    start, _ = _sentence(bounds, name_start)
-    found = _NOUN_PHRASE_BEFORE.search(text[start:name_start].rstrip("*_ "))
-    return gist_of(clean_phrase(found.group(1), 400)) if found and len(found.group(1).split()) >= 2 else ""
+def _noun_phrase_before(text: str, name: str, bounds: list[tuple[int, int]]) -> str:
+    """`a simple yet strong tracker: X` -> `a simple yet strong tracker`, at one of the name's first
+    places, or ``""`` (never `a result` of `As a result, our X`)."""
+    at = text.find(name)
+    for _ in range(3):
+        if at < 0:
+            return ""
+        start, _ = _sentence(bounds, at)
+        found = _NOUN_PHRASE_BEFORE.search(text[start:at].rstrip("*_ "))
+        words = found.group(1).split() if found else []
+        if len(words) >= 2 and words[-1].casefold() not in _DANGLING and "," not in found.group(1)[-6:]:
+            return gist_of(clean_phrase(found.group(1), 400))
+        at = text.find(name, at + len(name))
+    return ""
 
 
 def paper_gist(text: str, low: str, bounds: list[tuple[int, int]], name: str, span: tuple[int, int], before: str,
@@ -80,7 +90,7 @@ def paper_gist(text: str, low: str, bounds: list[tuple[int, int]], name: str, sp
     """What the named paper is (see the module's docstring), or ``""`` when the abstract says it
     in no phrase that stands alone; ``span`` is where the name's candidate starts and ends, and
     a name with a ``long`` form needs nothing else (`X — Long Form, a ...`)."""
-    start, name_end = span
+    name_end = span[1]
     gist = _REFERS_BACK_CLAUSE.split(gist_after(text, name_end, before, bounds), maxsplit=1)[0]
     gist = re.sub(r"^[A-Z][\w-]*(?: [\w-]+){0,6}, (?=(?:a|an|the) )", "", gist)  # `X: Long Form, a ...`
     if says_where_the_code_is(gist):
@@ -98,8 +108,7 @@ def paper_gist(text: str, low: str, bounds: list[tuple[int, int]], name: str, sp
             return f"a {head.group(1)} {gist}"
         if purpose.group(1) == "to":  # `X to align A with B` -> `aligning A with B`
             return _gerund_of_base(purpose.group(2)) + gist[purpose.end() - 1:]
-    at = text.find(name, start)
-    for found in (lambda: _what_it_does(text, name, name_end, bounds), lambda: _noun_phrase_before(text, at, bounds),
+    for found in (lambda: _what_it_does(text, name, name_end, bounds), lambda: _noun_phrase_before(text, name, bounds),
                   lambda: _contribution_gist(text, name, bounds)):
         gist = found()
         if gist and not says_where_the_code_is(gist):

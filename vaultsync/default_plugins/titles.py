@@ -48,7 +48,7 @@ _STARS = re.compile(r"\*+")
 _UNDERSCORE_EMPHASIS = re.compile(r"(?<!\w)__?(?=\S)|(?<=\S)__?(?!\w)")
 _PARENTHETICAL = re.compile(r" ?\([^()]*\)| ?\[[^\[\]]*\]")
 _COMMAND = re.compile(r"\\[A-Za-z]+\*?(?:\{([^{}]*)\})?")
-_STOP = re.compile(r"\. (?=[\"'“(\[*$\\]?[A-Z0-9])")
+_STOP = re.compile(r"\. (?=(?:[\"'“(\[$\\]|\*\*?|__?)?[A-Z0-9])")  # (`... LLMs. **CoLA** employs`)
 _QUESTION = re.compile(r"[?!] (?=[\"'“(\[*$\\]?[A-Z0-9])")
 _ABBREVIATIONS = ("e.g", "i.e", "et al", "vs", "fig", "eq", "cf", "resp", "approx", "no", "sec")
 _BREAKS = re.compile(
