@@ -562,3 +562,9 @@ def test_a_gist_is_the_phrase_that_introduces_the_name_never_a_phrase_in_passing
     text = ("Tracking is hard. Our improvements lead to a strong yet simple tracker: KiteTrack. "
             "As a result, our KiteTrack achieves the best accuracy.")
     assert paper_name(text).gist == "a strong yet simple tracker"
+
+
+def test_a_name_whose_acronym_sits_inside_it_keeps_its_head_noun():
+    name = paper_name("Serving is slow. We introduce Load-Route-Serve (LRS) Separation, a framework that separates stages.")
+    assert name.name == "LRS Separation" and "Load-Route-Serve Separation" in name.aliases
+    assert name.title.startswith("LRS Separation — Load-Route-Serve Separation, a framework")

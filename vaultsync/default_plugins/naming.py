@@ -74,6 +74,7 @@ _LONG_THEN_ACRONYM = re.compile(rf"((?:[\w{_DASH}&'â€™]+ ){{0,9}}?[\w{_DASH}&'â€
 # an acronym too short to tell a paper by (`VL`), one that abbreviates a version (`AF2`) or writes
 # `to` as 2 (`T2L`): the paper is known by its long form
 _SPELLED_OUT = re.compile(r"^[A-Z]{2}$|^[A-Z]+[0-9]+$|^[A-Z]+2[A-Z]+$")  # (`T2L`: `Text-to-LoRA`)
+_ACRONYM_INSIDE = re.compile(r" \(([A-Z][A-Z0-9]{1,8})\)((?: [A-Z][a-z][\w-]*){1,2})(?=, (?:a|an|the) )")
 _TITLE_CASE_NAME = re.compile(r"[A-Z][\w-]*(?: [A-Z][\w-]*){1,2}(?=[,.;:)]| \(|$)")
 _KIND_AFTER = re.compile(r" [A-Z][A-Z0-9]*[A-Z]s?(?=[\s,.;:)]|$)")
 _VERSION = re.compile(r" v?\d+(?:\.\d+)*[a-z]?(?=[,:;.)( ]|$)")
@@ -191,10 +192,11 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
             return
     if not strength or not (_follows_as_name(text, end, strength) or bold):
         return
-    paren = _PAREN_AFTER.match(text, end)
-    long = None
+    paren, inside, long = _PAREN_AFTER.match(text, end), _ACRONYM_INSIDE.match(text, end), None
     if paren and len(paren.group(1).split()) >= 2 and expands(paren.group(1), name, strict=False):
         long, end = paren.group(1).strip(), paren.end()
+    elif inside and not bold and expands(name, inside.group(1)):  # `Encode-Prefill-Decode (EPD) Disaggregation, a ...`
+        name, long, end = inside.group(1) + inside.group(2), name + inside.group(2), inside.end()
     yield _Candidate((rank if strength == 2 else rank + 1) - emphasised, pos, name, long, end)
 
 
