@@ -568,3 +568,22 @@ def test_a_name_whose_acronym_sits_inside_it_keeps_its_head_noun():
     name = paper_name("Serving is slow. We introduce Load-Route-Serve (LRS) Separation, a framework that separates stages.")
     assert name.name == "LRS Separation" and "Load-Route-Serve Separation" in name.aliases
     assert name.title.startswith("LRS Separation — Load-Route-Serve Separation, a framework")
+
+
+def test_a_title_drops_the_manner_of_an_action_to_keep_what_it_does():
+    text = ("We study sparse recovery. This work proposes a novel lifting method for approximately solving "
+            "sparse regression problems using fast sketches as subroutines.")
+    assert paper_name(text).title == "Lifting method for solving sparse regression problems"
+
+
+def test_a_title_may_stop_before_at():
+    text = ("Memorisation is common. We propose a simple, principled method to train the denoising models using "
+            "noisy data at large noise scales.")
+    assert paper_name(text).title == "Training denoising models using noisy data"
+
+
+def test_a_bare_method_head_is_for_the_topic_the_abstract_opens_with():
+    text = ("Bivariate causal discovery is challenging when confounders exist. Prior tests rely on parametric "
+            "assumptions. We propose a novel non-parametric procedure, which enjoys asymptotic properties and preserves more "
+            "information than the tests of prior work.")
+    assert paper_name(text).title == "Non-parametric procedure for bivariate causal discovery"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from .topics import opening_topic
 from .titles import (_LEADING, _LOOSE_ENDS, _NOT_A_TITLE_START, _VERBS, _WORDS, NAME_CHARS, NAME_WORDS, _capitalise,
                      _cut_at_word, _sentence, _strip_loose_end, _technical, clean_phrase, gist_of)
 
@@ -92,7 +93,7 @@ _CLAUSE = re.compile(r", | ?; | ?: | ?[—–] ?| (?:that|which|where|whereby|wh
 # or a participle (`a dataset of peer reviews | simulating ...`), never a noun in -ing (`deep | learning`,
 # but `an algorithm | matching the ...`)
 _PREPOSITION = re.compile(
-    r" (?=(?:for|in|on|with|via|under|from|across|without|between|among|through|by|using|based on|to|into|"
+    r" (?=(?:for|in|on|at|with|via|under|from|across|without|between|among|through|by|using|based on|to|into|"
     r"over|beyond|against|towards?|within|as)\b|(?=[a-z]+ing\b)(?!(?:" + "|".join(sorted(_WORDS["nominal_ing"])) +
     r")\b(?! (?:the|a|an|its|their|this|these|each|all)\b)))")
 _GENERIC_HEAD = re.compile(
@@ -177,6 +178,7 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
         phrase = f"{_gerund_of_base(verb)} {phrase}"
     else:
         phrase = _reshaped(_LEADING.sub("", phrase))
+    phrase = _MANNER.sub("", phrase)  # `for approximately solving X` -> `for solving X`: a title says what, not how
     named = _NAMED_AFTER.match(phrase)  # `a more nuanced problem — robust policy learning under X` -> what it names
     phrase = named.group(1) if named else phrase
     phrase = _FILLER_OF.sub("", phrase) if " of " in phrase else phrase
@@ -218,6 +220,7 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
 
 
 _NOT_ACTIONS = _WORDS["not_actions"]
+_MANNER = re.compile(r"\b[a-z]{3,}(?:al|ive|ate|ent|ous|ant|ful|ic|ble|ise|ct)ly (?=[a-z]{3,}ing\b)")
 _VAGUE_HEADS = _WORDS["vague_heads"]
 _PURPOSE = re.compile(r" (?:(?:specifically|particularly|explicitly) )?(?:tailored|designed|developed|intended|suited|"
                       r"dedicated|built|crafted|customi[sz]ed|speciali[sz]ed) (?:for(?= )|to (?:[a-z]+ly )?([a-z]{3,})(?= ))")
@@ -308,6 +311,16 @@ _HEAD_ONLY = re.compile(r"(?:(?!(?:using|leveraging|exploiting|based|via|with|fo
                         r"scheme|strategy|loss|metric|system|architecture|network|pipeline)s?")
 
 
+def _head_for(head: str, topic: str) -> str:
+    """`Lifting method` for the topic `Tensor completion` -> `Lifting method for tensor completion`, when
+    the head is not a generic result and that fits a title; else the topic."""
+    if _GENERIC_RESULT.fullmatch(head.casefold()) or set(head.casefold().split()) & set(topic.casefold().split()):
+        return topic
+    first = topic.split(" ", 1)[0]
+    joined = f"{head} for {first.lower() if first[1:].islower() else first}{topic[len(first):]}"
+    return joined if len(joined) <= NAME_CHARS and len(joined.split()) <= NAME_WORDS else topic
+
+
 def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tuple[str, str]:
     """(title, gist) of a paper that names nothing, from the sentence stating its contribution:
     ``we propose a framework that exploits X`` -> ``Framework exploiting X``; ``we study the
@@ -333,11 +346,14 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
                                                                   or _GENERIC_RESULT.fullmatch(title.casefold())):
                 head_only = (title, gist_of(said))
             elif title:
-                return (title, head_only[1]) if head_only else (title, gist_of(said))
+                return (_head_for(head_only[0], title), head_only[1]) if head_only else (title, gist_of(said))
             if cut_short is None and reads == "object":
                 title = _title_from(phrase, reads, verb, at_word=True)
                 cut_short = (title, gist_of(said)) if title else None
-    if head_only or cut_short:
-        return head_only or cut_short
+    if head_only:  # `Non-parametric procedure` for the topic the abstract opens with
+        joined = _head_for(head_only[0], opening_topic(text, bounds) or head_only[0])
+        return (joined if " for " in joined else head_only[0]), head_only[1]  # (never the opening words alone)
+    if cut_short:
+        return cut_short
     sentences = [text[start:end] for start, end in bounds[:3]] or [text]
     return "", gist_of(clean_phrase(sentences[0], 400))
