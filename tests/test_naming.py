@@ -587,3 +587,8 @@ def test_a_bare_method_head_is_for_the_topic_the_abstract_opens_with():
             "assumptions. We propose a novel non-parametric procedure, which enjoys asymptotic properties and preserves more "
             "information than the tests of prior work.")
     assert paper_name(text).title == "Non-parametric procedure for bivariate causal discovery"
+
+
+def test_the_ability_of_a_model_to_do_something_is_titled_by_the_model_doing_it():
+    text = "Sequence models are everywhere. We study the ability of transformers to learn cellular automata rules."
+    assert paper_name(text).title == "Transformers learning cellular automata rules"

@@ -232,6 +232,8 @@ _GLUED = re.compile(r"^(?:an?|the)-|^[-/]|[-/]$")  # debris of math a title cann
 
 
 _CALLED_HEAD = re.compile(r"(?:[\w-]+ ){1,4}?(?:called|named|dubbed|termed) (?=[\w-]+ [\w-]+)")
+_ABILITY = re.compile(r"(?:(?:the|their) )?(?:[a-z-]+ )?(?:ability|abilities|capability|capabilities|capacity) of "
+                      r"((?:[\w-]+ ){0,2}?[\w-]+) to ([a-z]{3,}) ")
 _AND_VERB = re.compile(rf"^and (?:[a-z]+ly )?{_VERBS} (?=[a-z-]+ )")
 _TO_VERB = re.compile(r"to ([a-z]{3,}) ")
 
@@ -243,6 +245,9 @@ def _reshaped(phrase: str) -> str:
     called = _CALLED_HEAD.match(phrase)  # `a framework called detect-then-impute conformal prediction` -> what it is called
     if called:
         phrase = phrase[called.end():]
+    able = _ABILITY.match(phrase)  # `the ability of transformers to learn X` -> `transformers learning X`
+    if able and able.group(2) not in _NOT_ACTIONS | _MODALS:
+        phrase = f"{able.group(1)} {_gerund_of_base(able.group(2))} {phrase[able.end():]}"
     if phrase.startswith("and "):  # `we formulate and design X`
         phrase = _AND_VERB.sub("", phrase)
     to_verb = _TO_VERB.match(phrase)
