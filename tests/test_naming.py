@@ -592,3 +592,14 @@ def test_a_bare_method_head_is_for_the_topic_the_abstract_opens_with():
 def test_the_ability_of_a_model_to_do_something_is_titled_by_the_model_doing_it():
     text = "Sequence models are everywhere. We study the ability of transformers to learn cellular automata rules."
     assert paper_name(text).title == "Transformers learning cellular automata rules"
+
+
+def test_a_long_form_never_keeps_the_words_that_call_it():
+    name = paper_name("Data is scarce. We propose a new denoising model called Sparse Data Denoising (SD-Denoise), "
+                      "which has two parts.")
+    assert name.name == "SD-Denoise" and name.title == "SD-Denoise — Sparse Data Denoising, a denoising model"
+
+
+def test_a_gist_stops_before_a_clause_where_the_authors_act():
+    name = paper_name("We propose a framework (RG-KD) for cheap knowledge distillation, in which we prune the dataset.")
+    assert "in which we" not in name.title

@@ -17,10 +17,12 @@ _DOES = re.compile(r"(?: ?\([^()]*\))?[ ,*_)]*(?:which|that) (?:(?:not only|also
                    r"(?:(can|could|may|will|would) )?([a-z]{3,})(?![\w-])")
 _SUBJECT_DOES = re.compile(r" (?:([a-z]+ly) )?([a-z]{3,}[^su\W]s)(?![\w-])")  # `X leverages ...` opening a later sentence
 _RESULTS = _WORDS["result_verbs"]
-_DANGLING = _WORDS["dangling"] | {"a", "an", "the"}  # `X achieves ...`, `X is simple to ...`: a claim about it, not what it is
+_DANGLING = _WORDS["dangling"] | {"a", "an", "the"}
+_SOFT = {"novel", "new", "simple", "general", "first", "unified", "effective", "efficient"}  # (`a novel | Long Form`)  # `X achieves ...`, `X is simple to ...`: a claim about it, not what it is
 _RESTATES = re.compile(r"^(?:i\.e\.,?|namely|short for|that is,) ")
 # `an estimator, which tackles these challenges`: the clause that needs the sentence before goes
-_REFERS_BACK_CLAUSE = re.compile(r",? (?:which|that) [^,]*?\b(?:these|those|such(?! as)|the aforementioned|above)\b")
+_REFERS_BACK_CLAUSE = re.compile(r",? (?:which|that) [^,]*?\b(?:these|those|such(?! as)|the aforementioned|above)\b"
+                                 r"|,? (?:in which|where|whereby|with which) we ")
 # the noun phrase that says what the name is, right before it: `a simple yet strong tracker: X`
 _NOUN_PHRASE_BEFORE = re.compile(r"\b((?:a|an) (?:(?!we\b|which\b|that\b)[^;:.()])" r"{3,100}?)"
                                  r"(?: (?:called|named|termed|titled|dubbed))?[,:]? ?$")
@@ -79,7 +81,8 @@ def _noun_phrase_before(text: str, name: str, bounds: list[tuple[int, int]]) -> 
         start, _ = _sentence(bounds, at)
         found = _NOUN_PHRASE_BEFORE.search(text[start:at].rstrip("*_ "))
         words = found.group(1).split() if found else []
-        if len(words) >= 2 and words[-1].casefold() not in _DANGLING and "," not in found.group(1)[-6:]:
+        said = [w for w in words[1:] if w.casefold() not in _SOFT]  # (`a framework` says nothing)
+        if len(said) >= 2 and words[-1].casefold() not in _DANGLING | _SOFT and "," not in found.group(1)[-6:]:
             return gist_of(clean_phrase(found.group(1), 400))
         at = text.find(name, at + len(name))
     return ""
@@ -97,7 +100,8 @@ def paper_gist(text: str, low: str, bounds: list[tuple[int, int]], name: str, sp
         gist = ""
     restated = _RESTATES.match(text[name_end:name_end + 20].lstrip(" ,*_"))  # `X, short for Linearizing ...`
     if long and not re.match(r"(?:a|an|the|to|for) ", gist):  # `X — Long Form` says it, unless a sentence naming it does
-        gist = _contribution_gist(text, name, bounds, whole=False) or _what_it_does(text, name, name_end, bounds)
+        gist = _noun_phrase_before(text, long, bounds) or _contribution_gist(text, name, bounds, whole=False) \
+            or _what_it_does(text, name, name_end, bounds)
         return "" if long.casefold() in gist.casefold() else gist
     if long or (_NOUN_PHRASE.match(gist) or restated) and len(gist) >= 20:
         return gist
@@ -110,8 +114,8 @@ def paper_gist(text: str, low: str, bounds: list[tuple[int, int]], name: str, sp
             return _gerund_of_base(purpose.group(2)) + gist[purpose.end() - 1:]
     for found in (lambda: _what_it_does(text, name, name_end, bounds), lambda: _noun_phrase_before(text, name, bounds),
                   lambda: _contribution_gist(text, name, bounds)):
-        gist = found()
-        if gist and not says_where_the_code_is(gist):
+        gist = re.sub(rf"^the {re.escape(name)} ([a-z]+),? (?:which|that) ", r"a \1 that ", found())  # `the X layer, which`
+        if gist and not says_where_the_code_is(gist) and name not in gist:  # (never `a new algorithm called X`)
             return gist
     return ""
 
