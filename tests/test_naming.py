@@ -603,3 +603,15 @@ def test_a_long_form_never_keeps_the_words_that_call_it():
 def test_a_gist_stops_before_a_clause_where_the_authors_act():
     name = paper_name("We propose a framework (RG-KD) for cheap knowledge distillation, in which we prune the dataset.")
     assert "in which we" not in name.title
+
+
+def test_a_descriptive_title_spells_out_an_acronym_the_abstract_defines_when_it_fits():
+    text = ("The quantum Gibbs sampler (QGS) draws states of a Hamiltonian. In this work, we consider a generalized "
+            "QGS on lattices.")
+    assert paper_name(text).title == "Generalized quantum Gibbs sampler on lattices"
+
+
+def test_a_spelled_out_acronym_never_makes_a_title_of_the_abstracts_opening_words():
+    text = ("Weak-to-Strong Generalization (W2SG) trains a strong model on weak labels. We study W2SG through a "
+            "theoretical lens.")
+    assert not paper_name(text).title.startswith("Weak-to-Strong Generalization")

@@ -34,11 +34,10 @@ from typing import Iterator, NamedTuple
 
 from ..hookspecs import hookimpl
 from ..records import Abstract, Extraction, PaperName
-from .contribution import contribution_title
+from .contribution import unnamed_title
 from .gists import name_title, paper_gist
 from .long_forms import expands, from_initial, long_form
 from .titles import _ASCII_LOWER, _VERBS, _WORDS, _sentence, plain_text, sentence_bounds
-from .topics import topic_title
 
 _DASH = "\\-\u2010\u2011"
 _TOKEN = rf"[^\W_][\w{_DASH}+.]*[\w+]|[^\W_]"
@@ -374,8 +373,7 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
         candidates = [c for c in candidates if (not _known_concept(c.name, known)
                       or (c.long and not _known_concept(c.long, known))) and not _class_of_things(c, low, bounds)]
     if not candidates:
-        title, gist = contribution_title(plain, low, bounds)
-        title = title or topic_title(plain, bounds, extraction)
+        title, gist = unnamed_title(plain, low, bounds, extraction)
         return PaperName(title=title, name=None, aliases=_aliases("", None, [], extraction), gist=gist)
     best = min(candidates, key=lambda c: (c.rank, c.start))
     base = next((c for c in candidates if c.rank <= 1 and _extends(best.name, c.name)), None)
