@@ -615,3 +615,14 @@ def test_a_spelled_out_acronym_never_makes_a_title_of_the_abstracts_opening_word
     text = ("Weak-to-Strong Generalization (W2SG) trains a strong model on weak labels. We study W2SG through a "
             "theoretical lens.")
     assert not paper_name(text).title.startswith("Weak-to-Strong Generalization")
+
+
+def test_we_study_x_and_present_y_is_titled_y_for_x():
+    text = "Graphs hold many clusters. In this work we study tripartite clusters and present fast sketching algorithms that find such clusters."
+    assert paper_name(text).title == "Fast sketching algorithms for tripartite clusters"
+
+
+def test_we_use_x_to_introduce_y_is_titled_by_y():
+    text = ("Preference learning is costly. We exploit the link between rewards and values in cooperative games to "
+            "introduce a preference-based offline learning framework for multi-agent teams.")
+    assert paper_name(text).title == "Offline learning framework for multi-agent teams"

@@ -167,7 +167,14 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
         claim = _cut_at_word(_core(phrase.split("…")[0]), 10, 70)
         return f"Position: {_capitalise(_strip_loose_end(claim))}" if len(claim.split()) >= 3 else ""
     if reads == "use":
-        return _tool_for(phrase)
+        made = _MADE.search(phrase)  # `we exploit X to introduce a framework for Y` -> what it introduces
+        return _title_from(phrase[made.end():], "object", "") if made else _tool_for(phrase)
+    both = _AND_MADE.search(phrase) if reads == "topic" else None
+    if both:  # `we study X and present algorithms that find Y` -> `Algorithms for X`
+        made = re.split(r",? (?:that|which|where|to) ", _LEADING.sub("", phrase[both.end():]), maxsplit=1)[0]
+        made = _capitalise(made) if _HEAD_ONLY.fullmatch(made.casefold()) else _title_from(phrase[both.end():], "object", "")
+        studied = _title_from(phrase[:both.start()], reads, verb)
+        return _head_for(made, studied) if made and studied else studied
     used = phrase.split(" ", 1)
     if used[0].removesuffix("ing") + "e" in _USE_VERBS or used[0] in ("using", "applying", "employing", "utilizing"):
         return _tool_for(used[1]) if len(used) == 2 else ""  # `we propose using X to Y`: never `Using X`
@@ -233,6 +240,8 @@ _GLUED = re.compile(r"^(?:an?|the)-|^[-/]|[-/]$")  # debris of math a title cann
 
 
 _CALLED_HEAD = re.compile(r"(?:[\w-]+ ){1,4}?(?:called|named|dubbed|termed) (?=[\w-]+ [\w-]+)")
+_MADE = re.compile(rf"^[^,;]{{3,120}}? to (?:{_VERBS}) (?=(?:a|an|the|[a-z-]+) )")
+_AND_MADE = re.compile(rf" and (?:then |also )?(?:{_VERBS}) (?=(?:a|an|the|[a-z-]+) )")
 _ABILITY = re.compile(r"(?:(?:the|their) )?(?:[a-z-]+ )?(?:ability|abilities|capability|capabilities|capacity) of "
                       r"((?:[\w-]+ ){0,2}?[\w-]+) to ([a-z]{3,}) ")
 _AND_VERB = re.compile(rf"^and (?:[a-z]+ly )?{_VERBS} (?=[a-z-]+ )")
