@@ -34,10 +34,10 @@ from typing import Iterator, NamedTuple
 
 from ..hookspecs import hookimpl
 from ..records import Abstract, Extraction, PaperName
-from .contribution import unnamed_title
 from .gists import name_title, paper_gist
 from .long_forms import expands, from_initial, long_form
 from .titles import _ASCII_LOWER, _VERBS, _WORDS, _sentence, plain_text, sentence_bounds
+from .unnamed import unnamed_title
 
 _DASH = "\\-\u2010\u2011"
 _TOKEN = rf"[^\W_][\w{_DASH}+.]*[\w+]|[^\W_]"
