@@ -626,3 +626,18 @@ def test_we_use_x_to_introduce_y_is_titled_by_y():
     text = ("Preference learning is costly. We exploit the link between rewards and values in cooperative games to "
             "introduce a preference-based offline learning framework for multi-agent teams.")
     assert paper_name(text).title == "Offline learning framework for multi-agent teams"
+
+
+def test_a_hinted_acronym_names_the_paper_before_the_long_form_it_spells():
+    mention = ConceptMention("Fast and Robust-Aware Mixing", "acronym-coined", ("Fast and Robust-Aware Mixing", "FRAM"),
+                             ("FRAM",), 1.0)
+    text = "Mixing is slow. We introduce the **Fast and Robust-Aware Mixing (FRAM)** weight, which aims to speed mixing."
+    name = paper_name(text, Extraction(concepts=(mention,)))
+    assert name.name == "FRAM" and name.title.startswith("FRAM — Fast and Robust-Aware Mixing")
+
+
+def test_a_long_form_name_says_what_it_does_in_one_clause_without_a_back_reference():
+    text = ("Plasticity fades. We propose Steady Neuron Renewal (SNR). SNR maintains plasticity in networks "
+            "through this renewal process, ensuring its stability.")
+    name = paper_name(text)
+    assert name.title == "SNR — Steady Neuron Renewal, maintaining plasticity in networks"

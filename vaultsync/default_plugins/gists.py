@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from .contribution import _gerund, _gerund_of_base, contribution_title
-from .titles import _WORDS, _sentence, clean_phrase, gist_of
+from .titles import _WORDS, _sentence, _strip_loose_end, clean_phrase, gist_of
 
 _WHERE_THE_CODE_IS = re.compile(r"https?://|\b(?:code|data|models?|weights) (?:is |are )?(?:publicly )?available\b"
                                 r"|\bcode at\b")
@@ -17,6 +17,7 @@ _DOES = re.compile(r"(?: ?\([^()]*\))?[ ,*_)]*(?:which|that) (?:(?:not only|also
                    r"(?:(can|could|may|will|would) )?([a-z]{3,})(?![\w-])")
 _SUBJECT_DOES = re.compile(r" (?:([a-z]+ly) )?([a-z]{3,}[^su\W]s)(?![\w-])")  # `X leverages ...` opening a later sentence
 _RESULTS = _WORDS["result_verbs"]
+_BACK_REFERENCE = re.compile(r" (?:(?:in|on|through|by|via|with|for|from|of|at|to|into|across) )?(?:this|these|those|such|its|their)\b")
 _DANGLING = _WORDS["dangling"] | {"a", "an", "the"}
 _SOFT = {"novel", "new", "simple", "general", "first", "unified", "effective", "efficient"}  # (`a novel | Long Form`)  # `X achieves ...`, `X is simple to ...`: a claim about it, not what it is
 _RESTATES = re.compile(r"^(?:i\.e\.,?|namely|short for|that is,) ")
@@ -68,7 +69,11 @@ def _what_it_does(text: str, name: str, name_end: int, bounds: list[tuple[int, i
     if verb in _RESULTS or base in _RESULTS or verb.endswith(("ed", "ly")):
         return ""
     gerund = _gerund_of_base(base) if modal or not verb.endswith("s") else _gerund(verb)
-    return gist_of(clean_phrase(f"{gerund} {text[does.end():end]}", 400))
+    done = re.split(r", (?=(?:[a-z]+ly )?[a-z]+ing\b)|: |; | (?:which|that|while|thereby) ",
+                    clean_phrase(f"{gerund} {text[does.end():end]}", 400))[0]  # (one clause; a list stays whole)
+    back = _BACK_REFERENCE.search(done)  # `maintaining plasticity | through this process`: needs the sentence before
+    done = _strip_loose_end(done[:back.start()]) if back else done
+    return gist_of(done) if len(done.split()) >= 3 else ""
 
 
 def _noun_phrase_before(text: str, name: str, bounds: list[tuple[int, int]]) -> str:
@@ -100,8 +105,8 @@ def paper_gist(text: str, low: str, bounds: list[tuple[int, int]], name: str, sp
         gist = ""
     restated = _RESTATES.match(text[name_end:name_end + 20].lstrip(" ,*_"))  # `X, short for Linearizing ...`
     if long and not re.match(r"(?:a|an|the|to|for) ", gist):  # `X — Long Form` says it, unless a sentence naming it does
-        gist = _noun_phrase_before(text, long, bounds) or _contribution_gist(text, name, bounds, whole=False) \
-            or _what_it_does(text, name, name_end, bounds)
+        gist = _noun_phrase_before(text, long, bounds) or _what_it_does(text, name, name_end, bounds) \
+            or _contribution_gist(text, name, bounds, whole=False)
         return "" if long.casefold() in gist.casefold() else gist
     if long or (_NOUN_PHRASE.match(gist) or restated) and len(gist) >= 20:
         return gist

@@ -285,8 +285,8 @@ def _hint_candidates(text: str, extraction: Extraction) -> Iterator[_Candidate]:
     for hint in hints:
         if coined_strength(hint) == 2:
             start = _find_token(text, hint)
-            if start >= 0:
-                yield _Candidate(4, start, hint, None, start + len(hint))
+            if start >= 0:  # (a long form after the acronym it spells: `DUAL`, not `Difficulty and ... Lightweight`)
+                yield _Candidate(5 if " " in hint else 4, start, hint, None, start + len(hint))
 
 
 def _find_token(text: str, token: str) -> int:
