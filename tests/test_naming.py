@@ -641,3 +641,16 @@ def test_a_long_form_name_says_what_it_does_in_one_clause_without_a_back_referen
             "through this renewal process, ensuring its stability.")
     name = paper_name(text)
     assert name.title == "SNR — Steady Neuron Renewal, maintaining plasticity in networks"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "gist"),
+    [
+        ("We propose TwinMix, a label mixing paradigm which addresses this challenge by mixing labels.",
+         "a label mixing paradigm"),
+        ("We propose GradLens, a gradient-based counterpart to SHAP, which outperforms SHAP and LIME.",
+         "a gradient-based counterpart to SHAP"),
+    ],
+)
+def test_a_gist_drops_a_clause_about_the_challenge_before_or_a_claim(sentence, gist):
+    assert paper_name("Explanations are costly. " + sentence).gist == gist

@@ -16,14 +16,18 @@ _NOUN_PHRASE = re.compile(r"(?:a|an|the|one|our) ")
 _DOES = re.compile(r"(?: ?\([^()]*\))?[ ,*_)]*(?:which|that) (?:(?:not only|also|further|then|first|additionally) )?(?:([a-z]+ly) )?"
                    r"(?:(can|could|may|will|would) )?([a-z]{3,})(?![\w-])")
 _SUBJECT_DOES = re.compile(r" (?:([a-z]+ly) )?([a-z]{3,}[^su\W]s)(?![\w-])")  # `X leverages ...` opening a later sentence
-_RESULTS = _WORDS["result_verbs"]
+_RESULTS = _WORDS["result_verbs"]  # `X achieves ...`, `X is simple to ...`: a claim about it, not what it is
 _BACK_REFERENCE = re.compile(r" (?:(?:in|on|through|by|via|with|for|from|of|at|to|into|across) )?(?:this|these|those|such|its|their)\b")
 _DANGLING = _WORDS["dangling"] | {"a", "an", "the"}
-_SOFT = {"novel", "new", "simple", "general", "first", "unified", "effective", "efficient"}  # (`a novel | Long Form`)  # `X achieves ...`, `X is simple to ...`: a claim about it, not what it is
+_SOFT = {"novel", "new", "simple", "general", "first", "unified", "effective", "efficient"}  # (`a novel | Long Form`)
 _RESTATES = re.compile(r"^(?:i\.e\.,?|namely|short for|that is,) ")
 # `an estimator, which tackles these challenges`: the clause that needs the sentence before goes
-_REFERS_BACK_CLAUSE = re.compile(r",? (?:which|that) [^,]*?\b(?:these|those|such(?! as)|the aforementioned|above)\b"
-                                 r"|,? (?:in which|where|whereby|with which) we ")
+_REFERS_BACK_CLAUSE = re.compile(r",? (?:which|that|to) [^,]*?\b(?:these|those|both|this|such(?! as)|the aforementioned|above)"
+                                 r"(?= (?:challenges?|issues?|problems?|limitations?|gaps?|difficult(?:y|ies)|"
+                                 r"shortcomings?|drawbacks?|requirements?|goals?|needs?)\b)"
+                                 r"|,? (?:which|that|to) [^,]*?\b(?:these|those|such(?! as)|the aforementioned|above)\b"
+                                 r"|,? (?:in which|where|whereby|with which) we |, (?:which|that) (?:[a-z]+ly )?(?:"
+                                 + "|".join(sorted(_RESULTS)) + r")\b")
 # the noun phrase that says what the name is, right before it: `a simple yet strong tracker: X`
 _NOUN_PHRASE_BEFORE = re.compile(r"\b((?:a|an) (?:(?!we\b|which\b|that\b)[^;:.()])" r"{3,100}?)"
                                  r"(?: (?:called|named|termed|titled|dubbed))?[,:]? ?$")
