@@ -654,3 +654,17 @@ def test_a_long_form_name_says_what_it_does_in_one_clause_without_a_back_referen
 )
 def test_a_gist_drops_a_clause_about_the_challenge_before_or_a_claim(sentence, gist):
     assert paper_name("Explanations are costly. " + sentence).gist == gist
+
+
+def test_a_gerund_gist_keeps_its_second_verb_a_gerund_and_stops_before_together_with():
+    text = "Signals are long. We introduce PatchWave, which encodes inputs in patches and employs a frequency filter."
+    assert paper_name(text).gist == "encoding inputs in patches and employing a frequency filter"
+    bench = paper_name("We introduce the GymBoard benchmark for evaluating multi-turn language agents, together with an "
+                       "open framework for training.")
+    assert bench.gist == "a benchmark for evaluating multi-turn language agents"
+
+
+def test_a_gist_is_never_taken_from_the_sentence_before_one_that_names_the_paper_in_passing():
+    text = ("Unlearning is brittle. We propose a Flexible, Stable Attack (QXPA). We derive the proportion of the space "
+            "occupied by the simplex. We evaluate the success rate of our QXPA method on real datasets.")
+    assert "proportion" not in paper_name(text).title

@@ -73,8 +73,10 @@ def _what_it_does(text: str, name: str, name_end: int, bounds: list[tuple[int, i
     if verb in _RESULTS or base in _RESULTS or verb.endswith(("ed", "ly")):
         return ""
     gerund = _gerund_of_base(base) if modal or not verb.endswith("s") else _gerund(verb)
+    rest = re.sub(r"^([^,;]*? and )([a-z]{3,}[^su\W]s)\b", lambda m: m.group(1) + (
+        _gerund(m.group(2)) if m.group(2) not in _RESULTS else m.group(2)), text[does.end():end], count=1)  # `and employs`
     done = re.split(r", (?=(?:[a-z]+ly )?[a-z]+ing\b)|: |; | (?:which|that|while|thereby) ",
-                    clean_phrase(f"{gerund} {text[does.end():end]}", 400))[0]  # (one clause; a list stays whole)
+                    clean_phrase(f"{gerund} {rest}", 400))[0]  # (one clause; a list stays whole)
     back = _BACK_REFERENCE.search(done)  # `maintaining plasticity | through this process`: needs the sentence before
     done = _strip_loose_end(done[:back.start()]) if back else done
     return gist_of(done) if len(done.split()) >= 3 else ""
@@ -134,13 +136,15 @@ def _contribution_gist(text: str, name: str, bounds: list[tuple[int, int]], whol
     contribution as a noun phrase (`We introduce a method built on X. Our framework Y is ...` ->
     `a method built on X`); with ``whole``, else that of the abstract's contribution sentence."""
     named = [i for i, (start, end) in enumerate(bounds) if name in text[start:end]][:3]
-    for index in dict.fromkeys(j for i in named for j in ((i, i - 1) if whole and i else (i,))):
+    everywhere = whole and all(says_where_the_code_is(text[slice(*bounds[i])]) for i in named)  # (named only by its code)
+    opens = [i for i in named if name in " ".join(text[bounds[i][0]:bounds[i][1]].split()[:4])]  # `Our framework X is ...`
+    for index in dict.fromkeys(j for i in named for j in ((i, i - 1) if whole and i and i in opens else (i,))):
         start, end = bounds[index]
         sentence = text[start:end]
         title, gist = contribution_title(sentence, " " + sentence.lower(), [(0, len(sentence))])
         if title and _NOUN_PHRASE.match(gist):
             return gist
-    title, gist = contribution_title(text, " " + text.lower(), bounds) if whole else ("", "")
+    title, gist = contribution_title(text, " " + text.lower(), bounds) if everywhere else ("", "")
     return gist if title and _NOUN_PHRASE.match(gist) else ""
 
 

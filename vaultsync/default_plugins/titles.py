@@ -60,7 +60,7 @@ _BREAKS = re.compile(
 _TRAILING_WORDS = _WORDS["trailing_words"]
 _TRAILING_PUNCTUATION = " ,;:.!?—–-"
 _CLAUSE_END = re.compile(
-    r"; | [—–] |, (?:and|but|while|whereas|and then|and we|we) | and (?:we )?(?:prove|show|"
+    r"; | [—–] |, (?:and|but|while|whereas|and then|and we|we|together with|along with|as well as) | and (?:we )?(?:prove|show|"
     r"demonstrate|propose|introduce|provide|derive|establish|present|evaluate|achieve|find|"
     r"validate|obtain|give|release|design|develop|analy[sz]e|study|discuss)\b"
 )
