@@ -668,3 +668,9 @@ def test_a_gist_is_never_taken_from_the_sentence_before_one_that_names_the_paper
     text = ("Unlearning is brittle. We propose a Flexible, Stable Attack (QXPA). We derive the proportion of the space "
             "occupied by the simplex. We evaluate the success rate of our QXPA method on real datasets.")
     assert "proportion" not in paper_name(text).title
+
+
+def test_a_generic_method_that_leverages_a_tool_to_do_something_is_titled_by_the_tool_for_it():
+    text = ("Conformal sets are costly. We propose a new method that leverages monotone networks to precisely and "
+            "efficiently estimate robust prediction sets.")
+    assert paper_name(text).title == "Monotone networks for estimating robust prediction sets"

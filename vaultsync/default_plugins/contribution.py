@@ -189,6 +189,9 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
     named = _NAMED_AFTER.match(phrase)  # `a more nuanced problem — robust policy learning under X` -> what it names
     phrase = named.group(1) if named else phrase
     phrase = _FILLER_OF.sub("", phrase) if " of " in phrase else phrase
+    tool = _GENERIC_WITH_TOOL.match(phrase) if reads == "object" else None
+    if tool and _tool_for(_ADVERBS_TO.sub(" to ", phrase[tool.end():])):  # `a method that leverages X to estimate Y`
+        return _tool_for(_ADVERBS_TO.sub(" to ", phrase[tool.end():]))  # -> `X for estimating Y`
     generic = _GENERIC_HEAD.match(phrase)
     if generic:  # `an approach enhancing conformal prediction` -> `Enhancing conformal prediction`
         rest = phrase[generic.end():]
@@ -241,6 +244,10 @@ _GLUED = re.compile(r"^(?:an?|the)-|^[-/]|[-/]$")  # debris of math a title cann
 _CALLED_HEAD = re.compile(r"(?:[\w-]+ ){1,4}?(?:called|named|dubbed|termed) (?=[\w-]+ [\w-]+)")
 _MADE = re.compile(rf"^[^,;]{{3,120}}? to (?:{_VERBS}) (?=(?:a|an|the|[a-z-]+) )")
 _AND_MADE = re.compile(rf" and (?:then |also )?(?:{_VERBS}) (?=(?:a|an|the|[a-z-]+) )")
+_GENERIC_WITH_TOOL = re.compile(r"(?:[\w-]+ ){0,2}(?:framework|method|approach|algorithm|technique|procedure|model|scheme)s? "
+                                r"(?:(?:that|which) )?(?:uses?|using|leverages?|leveraging|exploits?|exploiting|employs?|"
+                                r"employing|with|based on) (?=[^,;]{3,60}? to [a-z])")
+_ADVERBS_TO = re.compile(r" to (?:[a-z]+ly (?:and [a-z]+ly )?)?(?=[a-z]{3,} )")
 _ABILITY = re.compile(r"(?:(?:the|their) )?(?:[a-z-]+ )?(?:ability|abilities|capability|capabilities|capacity) of "
                       r"((?:[\w-]+ ){0,2}?[\w-]+) to ([a-z]{3,}) ")
 _AND_VERB = re.compile(rf"^and (?:[a-z]+ly )?{_VERBS} (?=[a-z-]+ )")
