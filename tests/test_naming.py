@@ -674,3 +674,19 @@ def test_a_generic_method_that_leverages_a_tool_to_do_something_is_titled_by_the
     text = ("Conformal sets are costly. We propose a new method that leverages monotone networks to precisely and "
             "efficiently estimate robust prediction sets.")
     assert paper_name(text).title == "Monotone networks for estimating robust prediction sets"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "title"),
+    [  # a relative clause with an adverb still reads as what the thing does; `until` is a place to stop
+        ("We advocate a self-refining scheme that iteratively refines a draft plan until a fixed point is reached.",
+         "Self-refining scheme refining draft plan until fixed point"),
+        # `the strengths of` says nothing a title needs
+        ("We propose a new algorithm that combines the strengths of greedy and first-order packing methods.",
+         "Algorithm combining greedy and first-order packing methods"),
+        ("We provide new theoretical analyses to understand the benefits of Hessian pruning for transport.",
+         "Theoretical analyses of Hessian pruning for transport"),
+    ],
+)
+def test_a_contribution_title_reads_what_is_done_without_filler(sentence, title):
+    assert paper_name("Planning is hard. " + sentence).title == title

@@ -44,7 +44,7 @@ _CONTRIBUTION = (
         r"(?!that |whether |why |when |how |what |if |it |this |these |such |them |to |on |in |with |for )"
     ), "action", ()),
 )
-_RELATIVE_VERB = re.compile(r",? (?:that|which) ([a-z]{2,}[a-z]s)\b(?: and ([a-z]{2,}[a-z]s)\b)?")
+_RELATIVE_VERB = re.compile(r",? (?:that|which) (?:[a-z]{3,}ly )?([a-z]{2,}[a-z]s)\b(?: and ([a-z]{2,}[a-z]s)\b)?")
 _REFERS_BACK = _WORDS["refers_back"]
 _GENERIC_TITLE_WORDS = _WORDS["generic_title_words"]
 
@@ -85,7 +85,8 @@ def _third_person(verb: str) -> str:
 
 
 _FILLER_OF = re.compile(
-    r"\b(?:the |a )?(?:problems?|task|setting|case|question|challenge|issue|class|family|notion) of (?:the )?",
+    r"\b(?:the |a )?(?:problems?|task|setting|case|question|challenge|issue|class|family|notion|strengths|benefits|"
+    r"advantages|best) of (?:the )?",
     re.IGNORECASE)
 _CLAUSE = re.compile(r", | ?; | ?: | ?[—–] ?| (?:that|which|where|whereby|whose|who|while|when|because|thus|thereby) |"
                      r" and (?:we )?(?:show|prove|demonstrate|find|establish|evaluate|achieve|propose)\b| by (?=[a-z]+ing\b)")
@@ -94,7 +95,7 @@ _CLAUSE = re.compile(r", | ?; | ?: | ?[—–] ?| (?:that|which|where|whereby|wh
 # but `an algorithm | matching the ...`)
 _PREPOSITION = re.compile(
     r" (?=(?:for|in|on|at|with|via|under|from|across|without|between|among|through|by|using|based on|to|into|"
-    r"over|beyond|against|towards?|within|as)\b|(?=[a-z]+ing\b)(?!(?:" + "|".join(sorted(_WORDS["nominal_ing"])) +
+    r"over|beyond|against|towards?|within|as|until)\b|(?=[a-z]+ing\b)(?!(?:" + "|".join(sorted(_WORDS["nominal_ing"])) +
     r")\b(?! (?:the|a|an|its|their|this|these|each|all)\b)))")
 _GENERIC_HEAD = re.compile(
     r"^(?:(?:theoretical|analysis|learning|unified|general|new|novel|simple|efficient|effective|rigorous) )?"
@@ -261,6 +262,8 @@ def _reshaped(phrase: str) -> str:
     called = _CALLED_HEAD.match(phrase)  # `a framework called detect-then-impute conformal prediction` -> what it is called
     if called:
         phrase = phrase[called.end():]
+    phrase = re.sub(r"^((?:[\w-]+ ){0,3}?(?:analys[ie]s|insights?|experiments|evidence) )to (?:better )?(?:understand|study|"
+                    r"analy[sz]e|investigate|explain) (?:the )?", r"\1of ", phrase, count=1)  # `analyses to understand X` -> `analyses of X`
     able = _ABILITY.match(phrase)  # `the ability of transformers to learn X` -> `transformers learning X`
     if able and able.group(2) not in _NOT_ACTIONS | _MODALS:
         phrase = f"{able.group(1)} {_gerund_of_base(able.group(2))} {phrase[able.end():]}"
