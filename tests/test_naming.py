@@ -690,3 +690,13 @@ def test_a_generic_method_that_leverages_a_tool_to_do_something_is_titled_by_the
 )
 def test_a_contribution_title_reads_what_is_done_without_filler(sentence, title):
     assert paper_name("Planning is hard. " + sentence).title == title
+
+
+def test_a_topic_studied_through_a_lens_is_titled_by_the_lens():
+    text = "Reasoning is costly. We study test-time search by viewing proof generation as a random walk on a graph."
+    assert paper_name(text).title == "Proof generation as random walk on graph"
+
+
+def test_which_things_do_something_is_titled_as_the_things_doing_it():
+    text = "Scaling is predictable. In this work, we investigate which factors most strongly influence loss-to-loss scaling."
+    assert paper_name(text).title == "Factors influencing loss-to-loss scaling"

@@ -249,6 +249,9 @@ _GENERIC_WITH_TOOL = re.compile(r"(?:[\w-]+ ){0,2}(?:framework|method|approach|a
                                 r"(?:(?:that|which) )?(?:uses?|using|leverages?|leveraging|exploits?|exploiting|employs?|"
                                 r"employing|with|based on) (?=[^,;]{3,60}? to [a-z])")
 _ADVERBS_TO = re.compile(r" to (?:[a-z]+ly (?:and [a-z]+ly )?)?(?=[a-z]{3,} )")
+_SEEN_AS = re.compile(r" by (?:viewing|modell?ing|treating|casting|framing|formulating|interpreting|representing) "
+                      r"((?:[\w-]+ ){1,5}?as (?:a |an )?[\w-]+ [\w -]+)")
+_WHICH_DO = re.compile(r"(?:which|what) ((?:[\w-]+ ){0,2}?[\w-]+s) (?:(?:most|more|best|[a-z]+ly) )*([a-z]{3,}) ")
 _ABILITY = re.compile(r"(?:(?:the|their) )?(?:[a-z-]+ )?(?:ability|abilities|capability|capabilities|capacity) of "
                       r"((?:[\w-]+ ){0,2}?[\w-]+) to ([a-z]{3,}) ")
 _AND_VERB = re.compile(rf"^and (?:[a-z]+ly )?{_VERBS} (?=[a-z-]+ )")
@@ -264,6 +267,11 @@ def _reshaped(phrase: str) -> str:
         phrase = phrase[called.end():]
     phrase = re.sub(r"^((?:[\w-]+ ){0,3}?(?:analys[ie]s|insights?|experiments|evidence) )to (?:better )?(?:understand|study|"
                     r"analy[sz]e|investigate|explain) (?:the )?", r"\1of ", phrase, count=1)  # `analyses to understand X` -> `analyses of X`
+    seen = _SEEN_AS.search(phrase)  # `X by viewing Y as Z` -> `Y as Z`: the paper's lens says more than its topic
+    phrase = seen.group(1) if seen else phrase
+    which = _WHICH_DO.match(phrase)  # `which factors most strongly influence X` -> `factors influencing X`
+    if which and which.group(2) not in _NOT_ACTIONS | _MODALS:
+        phrase = f"{which.group(1)} {_gerund_of_base(which.group(2))} {phrase[which.end():]}"
     able = _ABILITY.match(phrase)  # `the ability of transformers to learn X` -> `transformers learning X`
     if able and able.group(2) not in _NOT_ACTIONS | _MODALS:
         phrase = f"{able.group(1)} {_gerund_of_base(able.group(2))} {phrase[able.end():]}"
