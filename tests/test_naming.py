@@ -700,3 +700,10 @@ def test_a_topic_studied_through_a_lens_is_titled_by_the_lens():
 def test_which_things_do_something_is_titled_as_the_things_doing_it():
     text = "Scaling is predictable. In this work, we investigate which factors most strongly influence loss-to-loss scaling."
     assert paper_name(text).title == "Factors influencing loss-to-loss scaling"
+
+
+def test_a_long_form_that_marks_its_acronym_letters_in_bold_is_read_as_plain_words():
+    text = ("Sampling is slow. We propose a new method, which we call <b>S</b>olving <b>for</b> the <b>S</b>olver "
+            "(<b>S3S</b>). We also propose <b>S3S-Alt</b>, which optimizes the schedule.")
+    name = paper_name(text)
+    assert name.name == "S3S" and name.title.startswith("S3S — Solving for the Solver")

@@ -69,7 +69,7 @@ _APPOSITIVE = re.compile(rf"(?:a|an|the|our) (?:[\w{_DASH}]+ ){{0,5}}?{_HEAD_NOU
 _TOKEN_AT = re.compile(rf"(?:\*\*|\*|__|_)?({_TOKEN})(?:\*\*|\*|__|_)?")
 _HEAD_AFTER = re.compile(rf" {_HEAD_NOUNS}\b", re.IGNORECASE)
 _PAREN_AFTER = re.compile(r" ?\(([^()]{3,120})\)")
-_LONG_THEN_ACRONYM = re.compile(rf"((?:[\w{_DASH}&'’]+ ){{0,9}}?[\w{_DASH}&'’]+) ?\(({_TOKEN})\)")
+_LONG_THEN_ACRONYM = re.compile(rf"((?:[\w{_DASH}&'’]+ ){{0,9}}?[\w{_DASH}&'’]+) ?\((?:\*\*)?({_TOKEN})(?:\*\*)?\)")
 # an acronym too short to tell a paper by (`VL`), one that abbreviates a version (`AF2`) or writes
 # `to` as 2 (`T2L`): the paper is known by its long form
 _SPELLED_OUT = re.compile(r"^[A-Z]{2}$|^[A-Z]+[0-9]+$|^[A-Z]+2[A-Z]+$")  # (`T2L`: `Text-to-LoRA`)

@@ -72,6 +72,10 @@ _MATH_WORD = re.compile(r"\$(\{?(?:\\(?:text[a-z]*|mathrm|mathsf|mathtt|mathbf)\
                         r"\}?\}?)\$")
 
 
+_MARKED_LETTERS = re.compile(r"(?<=[A-Za-z])\*\*([A-Za-z]{1,4})\*\*|\*\*([A-Za-z]{1,4})\*\*(?=[a-z])"
+                             r"|(?<= )\*\*([a-z]{1,4})\*\*(?= )")  # (`the **for** Solver`)
+
+
 def plain_text(text: str) -> str:
     """The abstract with HTML and LaTeX text commands turned into Markdown emphasis, a name
     written as math (``$Morse$``) as a word, and spaces collapsed."""
@@ -85,6 +89,8 @@ def plain_text(text: str) -> str:
         text = _LATEX_ITALIC.sub(r"*\1*", text)
         text = _LATEX_PLAIN.sub(r"\1", text)
         text = text.replace("\\%", "%").replace("\\&", "&")
+    if "**" in text:  # `**Li**nearizing ... **g**at**e**d`: letters a long form marks for its acronym, as plain words
+        text = _MARKED_LETTERS.sub(lambda m: next(g for g in m.groups() if g), text)
     return text.replace("``", '"').replace("''", '"').replace("---", "—")
 
 
