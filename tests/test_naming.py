@@ -707,3 +707,8 @@ def test_a_long_form_that_marks_its_acronym_letters_in_bold_is_read_as_plain_wor
             "(<b>S3S</b>). We also propose <b>S3S-Alt</b>, which optimizes the schedule.")
     name = paper_name(text)
     assert name.name == "S3S" and name.title.startswith("S3S — Solving for the Solver")
+
+
+def test_a_title_drops_the_manner_between_to_and_its_verb():
+    text = "Features are many. We introduce a new approach to systematically map features found by sparse probes."
+    assert paper_name(text).title == "Mapping features found by sparse probes"

@@ -186,7 +186,7 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
         phrase = f"{_gerund_of_base(verb)} {phrase}"
     else:
         phrase = _reshaped(_LEADING.sub("", phrase))
-    phrase = _MANNER.sub("", phrase)  # `for approximately solving X` -> `for solving X`: a title says what, not how
+    phrase = _ADVERBS_TO.sub(" to ", _MANNER.sub("", phrase))  # `for approximately solving X` -> `for solving X`: what, not how
     named = _NAMED_AFTER.match(phrase)  # `a more nuanced problem — robust policy learning under X` -> what it names
     phrase = named.group(1) if named else phrase
     phrase = _FILLER_OF.sub("", phrase) if " of " in phrase else phrase
