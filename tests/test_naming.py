@@ -712,3 +712,9 @@ def test_a_long_form_that_marks_its_acronym_letters_in_bold_is_read_as_plain_wor
 def test_a_title_drops_the_manner_between_to_and_its_verb():
     text = "Features are many. We introduce a new approach to systematically map features found by sparse probes."
     assert paper_name(text).title == "Mapping features found by sparse probes"
+
+
+def test_a_title_never_ends_with_a_conjunct_cut_from_its_modifier():
+    text = ("Privacy costs regret. We design new private algorithms for adversarial bandits and bandits with "
+            "expert advice under a strict privacy budget for every user.")
+    assert paper_name(text).title == "Private algorithms for adversarial bandits"

@@ -227,7 +227,8 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
             or _vague(title.split()) or any(_GLUED.search(w) for w in kept) \
             or not (_technical(title.split()) or len(kept) >= 3 and sum(w not in _GENERIC_TITLE_WORDS for w in kept) >= 2):
         return ""
-    return _capitalise(title)
+    head, _, last = title.rpartition(" and ")  # `adversarial bandits and bandits (with X)`: a conjunct cut from its modifier
+    return _capitalise(head if head and " " not in last and last in head.split() else title)
 
 
 _NOT_ACTIONS = _WORDS["not_actions"]
