@@ -718,3 +718,8 @@ def test_a_title_never_ends_with_a_conjunct_cut_from_its_modifier():
     text = ("Privacy costs regret. We design new private algorithms for adversarial bandits and bandits with "
             "expert advice under a strict privacy budget for every user.")
     assert paper_name(text).title == "Private algorithms for adversarial bandits"
+
+
+def test_the_name_an_appositive_is_a_name():
+    name = paper_name("Graphs differ across clients. In light of this, we propose the FedXYZ, an FGL method with pruning.")
+    assert name.name == "FedXYZ" and name.gist == "an FGL method with pruning"

@@ -187,7 +187,7 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
         head = _HEAD_AFTER.match(text, end)
         if head and strength == 2:
             end = head.end()
-        elif not re.match(r", an? ", text[end:end + 4]):
+        elif not re.match(r", an? ", text[end:end + 5]):
             return
     if not strength or not (_follows_as_name(text, end, strength) or bold):
         return
