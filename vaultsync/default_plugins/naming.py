@@ -23,7 +23,7 @@ after a name belongs to it (``Llama-Guard 4``).
 
 A plural acronym (``MEs``) is a class of things, a name only where its sentence says the paper
 introduces it. Titles: ``name — what it is``; unnamed papers get a descriptive title
-(``contribution.py``, else ``topics.py``).
+(``unnamed.py``: ``contribution.py``, else ``topics.py``); a gist is never a fragment (``gists.py``).
 """
 
 from __future__ import annotations
