@@ -723,3 +723,9 @@ def test_a_title_never_ends_with_a_conjunct_cut_from_its_modifier():
 def test_the_name_an_appositive_is_a_name():
     name = paper_name("Graphs differ across clients. In light of this, we propose the FedXYZ, an FGL method with pruning.")
     assert name.name == "FedXYZ" and name.gist == "an FGL method with pruning"
+
+
+def test_an_acronym_that_modifies_a_compound_is_not_the_papers_name():
+    text = ("A partial ancestral graph (PAG) encodes causal relations. We give the first polynomial-delay PAG "
+            "enumeration method. Experiments validate the efficiency of the proposed PAG enumeration method.")
+    assert paper_name(text).name is None

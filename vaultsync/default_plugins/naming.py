@@ -67,6 +67,7 @@ _APPOSITIVE = re.compile(rf"(?:a|an|the|our) (?:[\w{_DASH}]+ ){{0,5}}?{_HEAD_NOU
                          rf"(?: (?:for|of|to|on|in) (?:[\w{_DASH}]+ ){{0,4}}?[\w{_DASH}]+, (?=[A-Z0-9a-z])"
                          rf"|[,:]? (?=\S)| (?=\())")
 _TOKEN_AT = re.compile(rf"(?:\*\*|\*|__|_)?({_TOKEN})(?:\*\*|\*|__|_)?")
+_MODIFIES = re.compile(rf" [a-z][\w{_DASH}]* {_HEAD_NOUNS}\b")
 _HEAD_AFTER = re.compile(rf" {_HEAD_NOUNS}\b", re.IGNORECASE)
 _PAREN_AFTER = re.compile(r" ?\(([^()]{3,120})\)")
 _LONG_THEN_ACRONYM = re.compile(rf"((?:[\w{_DASH}&'’]+ ){{0,9}}?[\w{_DASH}&'’]+) ?\((?:\*\*)?({_TOKEN})(?:\*\*)?\)")
@@ -238,8 +239,8 @@ def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[
             yield _Candidate(1, start, token.group(1), None, token.end())
     for match in _PROPOSED.finditer(low):
         token = _TOKEN_AT.match(text, match.end() - 1)
-        if token and coined_strength(token.group(1).rstrip(".")) == 2:
-            yield _Candidate(2, match.start(), token.group(1).rstrip("."), None, token.end())
+        if token and coined_strength(token.group(1).rstrip(".")) == 2 and not _MODIFIES.match(text, token.end()):
+            yield _Candidate(2, match.start(), token.group(1).rstrip("."), None, token.end())  # (not `the proposed MAG listing method`)
     if "**" in text:
         for match in _BOLD.finditer(text):
             name = match.group(1).strip()
