@@ -729,3 +729,8 @@ def test_an_acronym_that_modifies_a_compound_is_not_the_papers_name():
     text = ("A partial ancestral graph (PAG) encodes causal relations. We give the first polynomial-delay PAG "
             "enumeration method. Experiments validate the efficiency of the proposed PAG enumeration method.")
     assert paper_name(text).name is None
+
+
+def test_a_gerund_gist_stops_before_a_trailing_purpose_clause():
+    text = "Tuning is costly. We introduce IntAdapt, which adapts quantized models with integer adapters, to keep inference cheap."
+    assert paper_name(text).gist == "adapting quantized models with integer adapters"

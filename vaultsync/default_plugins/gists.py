@@ -75,7 +75,7 @@ def _what_it_does(text: str, name: str, name_end: int, bounds: list[tuple[int, i
     gerund = _gerund_of_base(base) if modal or not verb.endswith("s") else _gerund(verb)
     rest = re.sub(r"^([^,;]*? and )([a-z]{3,}[^su\W]s)\b", lambda m: m.group(1) + (
         _gerund(m.group(2)) if m.group(2) not in _RESULTS else m.group(2)), text[does.end():end], count=1)  # `and employs`
-    done = re.split(r", (?=(?:[a-z]+ly )?[a-z]+ing\b)|: |; | (?:which|that|while|thereby) ",
+    done = re.split(r", (?=(?:[a-z]+ly )?[a-z]+ing\b|to [a-z]+ )|: |; | (?:which|that|while|thereby) ",
                     clean_phrase(f"{gerund} {rest}", 400))[0]  # (one clause; a list stays whole)
     back = _BACK_REFERENCE.search(done)  # `maintaining plasticity | through this process`: needs the sentence before
     done = _strip_loose_end(done[:back.start()]) if back else done
