@@ -734,3 +734,10 @@ def test_an_acronym_that_modifies_a_compound_is_not_the_papers_name():
 def test_a_gerund_gist_stops_before_a_trailing_purpose_clause():
     text = "Tuning is costly. We introduce IntAdapt, which adapts quantized models with integer adapters, to keep inference cheap."
     assert paper_name(text).gist == "adapting quantized models with integer adapters"
+
+
+def test_a_position_paper_whose_claim_makes_no_title_is_a_position_on_its_topic():
+    mention = ConceptMention("Certified robustness", "vocabulary", ("certified robustness",), (), 2.0)
+    text = ("While certified robustness is widely promoted, challenges remain. This position paper is a call to arms "
+            "for the community working on certified robustness.")
+    assert paper_name(text, Extraction(concepts=(mention,))).title == "Position on certified robustness"

@@ -22,7 +22,7 @@ def unnamed_title(text: str, low: str, bounds: list[tuple[int, int]], extraction
     `Generalization of bandits with knapsacks`), else from its topics (``topics.py``)."""
     title, gist = contribution_title(text, low, bounds)
     if not title:
-        return topic_title(text, bounds, extraction), gist
+        return _position_on(topic_title(text, bounds, extraction), low), gist
     for acronym in dict.fromkeys(_ACRONYM.findall(title)) if "(" in text else ():
         defined = re.search(rf"((?:[\w-]+ ){{1,6}})\({re.escape(acronym)}\)", text)
         long = from_initial(long_form(defined.group(1).strip()), acronym) if defined else ""
@@ -34,4 +34,14 @@ def unnamed_title(text: str, low: str, bounds: list[tuple[int, int]], extraction
         if len(spelled) <= NAME_CHARS and len(spelled.split()) <= NAME_WORDS \
                 and not (len(words) >= 3 and words == re.findall(r"\w+", text[:200].casefold())[:len(words)]):
             title = _capitalise(spelled)
-    return title, gist
+    return _position_on(title, low), gist
+
+
+def _position_on(title: str, low: str) -> str:
+    """`Certified robustness` of a position paper -> `Position on certified robustness`: what kind of
+    paper it is, where its claim makes no title (ICML's `Position: ...` titles state a claim)."""
+    if " position paper" not in low or title.startswith("Position") or title == "Untitled abstract":
+        return title
+    first = title.split(" ", 1)[0]
+    on = f"Position on {first.lower() if first[1:].islower() or len(first) == 1 else first}{title[len(first):]}"
+    return on if len(on) <= NAME_CHARS and len(on.split()) <= NAME_WORDS else title
