@@ -502,3 +502,242 @@ def test_we_describe_a_name_and_the_gist_keeps_no_stray_bracket_or_code_link():
     assert ")" not in bracket.title.split(" — ", 1)[-1][:2]
     code = paper_name("We study contrastive graph learning. We release the code at https://github.com/u/ML2-GCL.")
     assert "https" not in code.title and "code at" not in code.gist
+
+
+@pytest.mark.parametrize(
+    ("text", "gist"),
+    [  # the name is the subject of what it does: the gist says it as a gerund, never a bare verb
+        ("Sampling is slow. We also propose FastMix, which optimizes both the schedule and the step sizes.",
+         "optimizing both the schedule and the step sizes"),
+        ("Retrieval is costly. We introduce QuillNet, which promotes sparsity of attention by design.",
+         "promoting sparsity of attention by design"),
+        ("Editing is brittle. We propose ZetaEdit. ZetaEdit leverages a tree of prompts to localise edits.",
+         "leveraging a tree of prompts to localise edits"),
+    ],
+)
+def test_a_gist_is_never_a_bare_verb(text, gist):
+    name = paper_name(text)
+    assert name.gist == gist and name.title.endswith(gist)
+
+
+def test_a_gist_is_not_a_claim_about_the_method_but_what_it_is():
+    text = ("Value estimates are biased. We introduce a simple method built on distributional critics to correct "
+            "the bias. Our framework KappaQ is simple to implement and achieves strong results.")
+    name = paper_name(text)
+    assert name.name == "KappaQ" and name.gist.startswith("a simple method built on distributional critics")
+    claim = paper_name("Forecasting is hard. Surprisingly, the proposed OrbitTS could achieve better accuracy than baselines.")
+    assert "achieve" not in claim.title
+
+
+def test_a_gist_drops_a_clause_that_needs_the_sentence_before():
+    text = "Yields are hard to predict. In this work, we propose MoleNet, a neural yield model, which tackles these issues."
+    assert paper_name(text).gist == "a neural yield model"
+
+
+def test_a_name_called_at_the_end_of_its_sentence_is_what_the_nearest_phrase_says():
+    text = ("Trees are hard to learn. We cast the task as a graph search which we solve with a novel search "
+            "algorithm called Twigs. We prove it optimal.")
+    name = paper_name(text)
+    assert name.name == "Twigs" and name.gist == "a novel search algorithm"
+
+
+def test_a_gist_never_keeps_the_words_that_restate_the_name():
+    text = "Attention is quadratic. This paper presents Mosaic, short for Merging of sparse attention chunks."
+    assert paper_name(text).gist == "Merging of sparse attention chunks"
+
+
+def test_a_gist_is_never_the_abstracts_opening_sentence():
+    text = ("Owing to scale, language models learn in context. We find that stability matters. Based on this, we "
+            "propose a straightforward, general, and cheap demonstration selection method named DemoSel3. It works.")
+    name = paper_name(text)
+    assert name.name == "DemoSel3" and not name.gist.startswith("Owing")
+
+
+def test_a_gist_ends_with_its_sentence_when_the_next_opens_with_a_bold_name():
+    text = "We propose **TideLM**, a framework that adds latent actions to language models. **TideLM** uses a probe."
+    assert paper_name(text).gist == "a framework that adds latent actions to language models"
+
+
+def test_a_gist_is_the_phrase_that_introduces_the_name_never_a_phrase_in_passing():
+    text = ("Tracking is hard. Our improvements lead to a strong yet simple tracker: KiteTrack. "
+            "As a result, our KiteTrack achieves the best accuracy.")
+    assert paper_name(text).gist == "a strong yet simple tracker"
+
+
+def test_a_name_whose_acronym_sits_inside_it_keeps_its_head_noun():
+    name = paper_name("Serving is slow. We introduce Load-Route-Serve (LRS) Separation, a framework that separates stages.")
+    assert name.name == "LRS Separation" and "Load-Route-Serve Separation" in name.aliases
+    assert name.title.startswith("LRS Separation — Load-Route-Serve Separation, a framework")
+
+
+def test_a_title_drops_the_manner_of_an_action_to_keep_what_it_does():
+    text = ("We study sparse recovery. This work proposes a novel lifting method for approximately solving "
+            "sparse regression problems using fast sketches as subroutines.")
+    assert paper_name(text).title == "Lifting method for solving sparse regression problems"
+
+
+def test_a_title_may_stop_before_at():
+    text = ("Memorisation is common. We propose a simple, principled method to train the denoising models using "
+            "noisy data at large noise scales.")
+    assert paper_name(text).title == "Training denoising models using noisy data"
+
+
+def test_a_bare_method_head_is_for_the_topic_the_abstract_opens_with():
+    text = ("Bivariate causal discovery is challenging when confounders exist. Prior tests rely on parametric "
+            "assumptions. We propose a novel non-parametric procedure, which enjoys asymptotic properties and preserves more "
+            "information than the tests of prior work.")
+    assert paper_name(text).title == "Non-parametric procedure for bivariate causal discovery"
+
+
+def test_the_ability_of_a_model_to_do_something_is_titled_by_the_model_doing_it():
+    text = "Sequence models are everywhere. We study the ability of transformers to learn cellular automata rules."
+    assert paper_name(text).title == "Transformers learning cellular automata rules"
+
+
+def test_a_long_form_never_keeps_the_words_that_call_it():
+    name = paper_name("Data is scarce. We propose a new denoising model called Sparse Data Denoising (SD-Denoise), "
+                      "which has two parts.")
+    assert name.name == "SD-Denoise" and name.title == "SD-Denoise — Sparse Data Denoising, a denoising model"
+
+
+def test_a_gist_stops_before_a_clause_where_the_authors_act():
+    name = paper_name("We propose a framework (RG-KD) for cheap knowledge distillation, in which we prune the dataset.")
+    assert "in which we" not in name.title
+
+
+def test_a_descriptive_title_spells_out_an_acronym_the_abstract_defines_when_it_fits():
+    text = ("The quantum Gibbs sampler (QGS) draws states of a Hamiltonian. In this work, we consider a generalized "
+            "QGS on lattices.")
+    assert paper_name(text).title == "Generalized quantum Gibbs sampler on lattices"
+
+
+def test_a_spelled_out_acronym_never_makes_a_title_of_the_abstracts_opening_words():
+    text = ("Weak-to-Strong Generalization (W2SG) trains a strong model on weak labels. We study W2SG through a "
+            "theoretical lens.")
+    assert not paper_name(text).title.startswith("Weak-to-Strong Generalization")
+
+
+def test_we_study_x_and_present_y_is_titled_y_for_x():
+    text = "Graphs hold many clusters. In this work we study tripartite clusters and present fast sketching algorithms that find such clusters."
+    assert paper_name(text).title == "Fast sketching algorithms for tripartite clusters"
+
+
+def test_we_use_x_to_introduce_y_is_titled_by_y():
+    text = ("Preference learning is costly. We exploit the link between rewards and values in cooperative games to "
+            "introduce a preference-based offline learning framework for multi-agent teams.")
+    assert paper_name(text).title == "Offline learning framework for multi-agent teams"
+
+
+def test_a_hinted_acronym_names_the_paper_before_the_long_form_it_spells():
+    mention = ConceptMention("Fast and Robust-Aware Mixing", "acronym-coined", ("Fast and Robust-Aware Mixing", "FRAM"),
+                             ("FRAM",), 1.0)
+    text = "Mixing is slow. We introduce the **Fast and Robust-Aware Mixing (FRAM)** weight, which aims to speed mixing."
+    name = paper_name(text, Extraction(concepts=(mention,)))
+    assert name.name == "FRAM" and name.title.startswith("FRAM — Fast and Robust-Aware Mixing")
+
+
+def test_a_long_form_name_says_what_it_does_in_one_clause_without_a_back_reference():
+    text = ("Plasticity fades. We propose Steady Neuron Renewal (SNR). SNR maintains plasticity in networks "
+            "through this renewal process, ensuring its stability.")
+    name = paper_name(text)
+    assert name.title == "SNR — Steady Neuron Renewal, maintaining plasticity in networks"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "gist"),
+    [
+        ("We propose TwinMix, a label mixing paradigm which addresses this challenge by mixing labels.",
+         "a label mixing paradigm"),
+        ("We propose GradLens, a gradient-based counterpart to SHAP, which outperforms SHAP and LIME.",
+         "a gradient-based counterpart to SHAP"),
+    ],
+)
+def test_a_gist_drops_a_clause_about_the_challenge_before_or_a_claim(sentence, gist):
+    assert paper_name("Explanations are costly. " + sentence).gist == gist
+
+
+def test_a_gerund_gist_keeps_its_second_verb_a_gerund_and_stops_before_together_with():
+    text = "Signals are long. We introduce PatchWave, which encodes inputs in patches and employs a frequency filter."
+    assert paper_name(text).gist == "encoding inputs in patches and employing a frequency filter"
+    bench = paper_name("We introduce the GymBoard benchmark for evaluating multi-turn language agents, together with an "
+                       "open framework for training.")
+    assert bench.gist == "a benchmark for evaluating multi-turn language agents"
+
+
+def test_a_gist_is_never_taken_from_the_sentence_before_one_that_names_the_paper_in_passing():
+    text = ("Unlearning is brittle. We propose a Flexible, Stable Attack (QXPA). We derive the proportion of the space "
+            "occupied by the simplex. We evaluate the success rate of our QXPA method on real datasets.")
+    assert "proportion" not in paper_name(text).title
+
+
+def test_a_generic_method_that_leverages_a_tool_to_do_something_is_titled_by_the_tool_for_it():
+    text = ("Conformal sets are costly. We propose a new method that leverages monotone networks to precisely and "
+            "efficiently estimate robust prediction sets.")
+    assert paper_name(text).title == "Monotone networks for estimating robust prediction sets"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "title"),
+    [  # a relative clause with an adverb still reads as what the thing does; `until` is a place to stop
+        ("We advocate a self-refining scheme that iteratively refines a draft plan until a fixed point is reached.",
+         "Self-refining scheme refining draft plan until fixed point"),
+        # `the strengths of` says nothing a title needs
+        ("We propose a new algorithm that combines the strengths of greedy and first-order packing methods.",
+         "Algorithm combining greedy and first-order packing methods"),
+        ("We provide new theoretical analyses to understand the benefits of Hessian pruning for transport.",
+         "Theoretical analyses of Hessian pruning for transport"),
+    ],
+)
+def test_a_contribution_title_reads_what_is_done_without_filler(sentence, title):
+    assert paper_name("Planning is hard. " + sentence).title == title
+
+
+def test_a_topic_studied_through_a_lens_is_titled_by_the_lens():
+    text = "Reasoning is costly. We study test-time search by viewing proof generation as a random walk on a graph."
+    assert paper_name(text).title == "Proof generation as random walk on graph"
+
+
+def test_which_things_do_something_is_titled_as_the_things_doing_it():
+    text = "Scaling is predictable. In this work, we investigate which factors most strongly influence loss-to-loss scaling."
+    assert paper_name(text).title == "Factors influencing loss-to-loss scaling"
+
+
+def test_a_long_form_that_marks_its_acronym_letters_in_bold_is_read_as_plain_words():
+    text = ("Sampling is slow. We propose a new method, which we call <b>S</b>olving <b>for</b> the <b>S</b>olver "
+            "(<b>S3S</b>). We also propose <b>S3S-Alt</b>, which optimizes the schedule.")
+    name = paper_name(text)
+    assert name.name == "S3S" and name.title.startswith("S3S — Solving for the Solver")
+
+
+def test_a_title_drops_the_manner_between_to_and_its_verb():
+    text = "Features are many. We introduce a new approach to systematically map features found by sparse probes."
+    assert paper_name(text).title == "Mapping features found by sparse probes"
+
+
+def test_a_title_never_ends_with_a_conjunct_cut_from_its_modifier():
+    text = ("Privacy costs regret. We design new private algorithms for adversarial bandits and bandits with "
+            "expert advice under a strict privacy budget for every user.")
+    assert paper_name(text).title == "Private algorithms for adversarial bandits"
+
+
+def test_the_name_an_appositive_is_a_name():
+    name = paper_name("Graphs differ across clients. In light of this, we propose the FedXYZ, an FGL method with pruning.")
+    assert name.name == "FedXYZ" and name.gist == "an FGL method with pruning"
+
+
+def test_an_acronym_that_modifies_a_compound_is_not_the_papers_name():
+    text = ("A partial ancestral graph (PAG) encodes causal relations. We give the first polynomial-delay PAG "
+            "enumeration method. Experiments validate the efficiency of the proposed PAG enumeration method.")
+    assert paper_name(text).name is None
+
+
+def test_a_gerund_gist_stops_before_a_trailing_purpose_clause():
+    text = "Tuning is costly. We introduce IntAdapt, which adapts quantized models with integer adapters, to keep inference cheap."
+    assert paper_name(text).gist == "adapting quantized models with integer adapters"
+
+
+def test_a_position_paper_whose_claim_makes_no_title_is_a_position_on_its_topic():
+    mention = ConceptMention("Certified robustness", "vocabulary", ("certified robustness",), (), 2.0)
+    text = ("While certified robustness is widely promoted, challenges remain. This position paper is a call to arms "
+            "for the community working on certified robustness.")
+    assert paper_name(text, Extraction(concepts=(mention,))).title == "Position on certified robustness"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from .topics import opening_topic
 from .titles import (_LEADING, _LOOSE_ENDS, _NOT_A_TITLE_START, _VERBS, _WORDS, NAME_CHARS, NAME_WORDS, _capitalise,
                      _cut_at_word, _sentence, _strip_loose_end, _technical, clean_phrase, gist_of)
 
@@ -43,7 +44,7 @@ _CONTRIBUTION = (
         r"(?!that |whether |why |when |how |what |if |it |this |these |such |them |to |on |in |with |for )"
     ), "action", ()),
 )
-_RELATIVE_VERB = re.compile(r",? (?:that|which) ([a-z]{2,}[a-z]s)\b(?: and ([a-z]{2,}[a-z]s)\b)?")
+_RELATIVE_VERB = re.compile(r",? (?:that|which) (?:[a-z]{3,}ly )?([a-z]{2,}[a-z]s)\b(?: and ([a-z]{2,}[a-z]s)\b)?")
 _REFERS_BACK = _WORDS["refers_back"]
 _GENERIC_TITLE_WORDS = _WORDS["generic_title_words"]
 
@@ -84,7 +85,8 @@ def _third_person(verb: str) -> str:
 
 
 _FILLER_OF = re.compile(
-    r"\b(?:the |a )?(?:problems?|task|setting|case|question|challenge|issue|class|family|notion) of (?:the )?",
+    r"\b(?:the |a )?(?:problems?|task|setting|case|question|challenge|issue|class|family|notion|strengths|benefits|"
+    r"advantages|best) of (?:the )?",
     re.IGNORECASE)
 _CLAUSE = re.compile(r", | ?; | ?: | ?[—–] ?| (?:that|which|where|whereby|whose|who|while|when|because|thus|thereby) |"
                      r" and (?:we )?(?:show|prove|demonstrate|find|establish|evaluate|achieve|propose)\b| by (?=[a-z]+ing\b)")
@@ -92,8 +94,8 @@ _CLAUSE = re.compile(r", | ?; | ?: | ?[—–] ?| (?:that|which|where|whereby|wh
 # or a participle (`a dataset of peer reviews | simulating ...`), never a noun in -ing (`deep | learning`,
 # but `an algorithm | matching the ...`)
 _PREPOSITION = re.compile(
-    r" (?=(?:for|in|on|with|via|under|from|across|without|between|among|through|by|using|based on|to|into|"
-    r"over|beyond|against|towards?|within|as)\b|(?=[a-z]+ing\b)(?!(?:" + "|".join(sorted(_WORDS["nominal_ing"])) +
+    r" (?=(?:for|in|on|at|with|via|under|from|across|without|between|among|through|by|using|based on|to|into|"
+    r"over|beyond|against|towards?|within|as|until)\b|(?=[a-z]+ing\b)(?!(?:" + "|".join(sorted(_WORDS["nominal_ing"])) +
     r")\b(?! (?:the|a|an|its|their|this|these|each|all)\b)))")
 _GENERIC_HEAD = re.compile(
     r"^(?:(?:theoretical|analysis|learning|unified|general|new|novel|simple|efficient|effective|rigorous) )?"
@@ -165,7 +167,14 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
         claim = _cut_at_word(_core(phrase.split("…")[0]), 10, 70)
         return f"Position: {_capitalise(_strip_loose_end(claim))}" if len(claim.split()) >= 3 else ""
     if reads == "use":
-        return _tool_for(phrase)
+        made = _MADE.search(phrase)  # `we exploit X to introduce a framework for Y` -> what it introduces
+        return _title_from(phrase[made.end():], "object", "") if made else _tool_for(phrase)
+    both = _AND_MADE.search(phrase) if reads == "topic" else None
+    if both:  # `we study X and present algorithms that find Y` -> `Algorithms for X`
+        made = re.split(r",? (?:that|which|where|to) ", _LEADING.sub("", phrase[both.end():]), maxsplit=1)[0]
+        made = _capitalise(made) if _HEAD_ONLY.fullmatch(made.casefold()) else _title_from(phrase[both.end():], "object", "")
+        studied = _title_from(phrase[:both.start()], reads, verb)
+        return _head_for(made, studied) if made and studied else studied
     used = phrase.split(" ", 1)
     if used[0].removesuffix("ing") + "e" in _USE_VERBS or used[0] in ("using", "applying", "employing", "utilizing"):
         return _tool_for(used[1]) if len(used) == 2 else ""  # `we propose using X to Y`: never `Using X`
@@ -177,9 +186,13 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
         phrase = f"{_gerund_of_base(verb)} {phrase}"
     else:
         phrase = _reshaped(_LEADING.sub("", phrase))
+    phrase = _ADVERBS_TO.sub(" to ", _MANNER.sub("", phrase))  # `for approximately solving X` -> `for solving X`: what, not how
     named = _NAMED_AFTER.match(phrase)  # `a more nuanced problem — robust policy learning under X` -> what it names
     phrase = named.group(1) if named else phrase
     phrase = _FILLER_OF.sub("", phrase) if " of " in phrase else phrase
+    tool = _GENERIC_WITH_TOOL.match(phrase) if reads == "object" else None
+    if tool and _tool_for(_ADVERBS_TO.sub(" to ", phrase[tool.end():])):  # `a method that leverages X to estimate Y`
+        return _tool_for(_ADVERBS_TO.sub(" to ", phrase[tool.end():]))  # -> `X for estimating Y`
     generic = _GENERIC_HEAD.match(phrase)
     if generic:  # `an approach enhancing conformal prediction` -> `Enhancing conformal prediction`
         rest = phrase[generic.end():]
@@ -214,10 +227,12 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
             or _vague(title.split()) or any(_GLUED.search(w) for w in kept) \
             or not (_technical(title.split()) or len(kept) >= 3 and sum(w not in _GENERIC_TITLE_WORDS for w in kept) >= 2):
         return ""
-    return _capitalise(title)
+    head, _, last = title.rpartition(" and ")  # `adversarial bandits and bandits (with X)`: a conjunct cut from its modifier
+    return _capitalise(head if head and " " not in last and last in head.split() else title)
 
 
 _NOT_ACTIONS = _WORDS["not_actions"]
+_MANNER = re.compile(r"\b[a-z]{3,}(?:al|ive|ate|ent|ous|ant|ful|ic|ble|ise|ct)ly (?=[a-z]{3,}ing\b)")
 _VAGUE_HEADS = _WORDS["vague_heads"]
 _PURPOSE = re.compile(r" (?:(?:specifically|particularly|explicitly) )?(?:tailored|designed|developed|intended|suited|"
                       r"dedicated|built|crafted|customi[sz]ed|speciali[sz]ed) (?:for(?= )|to (?:[a-z]+ly )?([a-z]{3,})(?= ))")
@@ -229,6 +244,17 @@ _GLUED = re.compile(r"^(?:an?|the)-|^[-/]|[-/]$")  # debris of math a title cann
 
 
 _CALLED_HEAD = re.compile(r"(?:[\w-]+ ){1,4}?(?:called|named|dubbed|termed) (?=[\w-]+ [\w-]+)")
+_MADE = re.compile(rf"^[^,;]{{3,120}}? to (?:{_VERBS}) (?=(?:a|an|the|[a-z-]+) )")
+_AND_MADE = re.compile(rf" and (?:then |also )?(?:{_VERBS}) (?=(?:a|an|the|[a-z-]+) )")
+_GENERIC_WITH_TOOL = re.compile(r"(?:[\w-]+ ){0,2}(?:framework|method|approach|algorithm|technique|procedure|model|scheme)s? "
+                                r"(?:(?:that|which) )?(?:uses?|using|leverages?|leveraging|exploits?|exploiting|employs?|"
+                                r"employing|with|based on) (?=[^,;]{3,60}? to [a-z])")
+_ADVERBS_TO = re.compile(r" to (?:[a-z]+ly (?:and [a-z]+ly )?)?(?=[a-z]{3,} )")
+_SEEN_AS = re.compile(r" by (?:viewing|modell?ing|treating|casting|framing|formulating|interpreting|representing) "
+                      r"((?:[\w-]+ ){1,5}?as (?:a |an )?[\w-]+ [\w -]+)")
+_WHICH_DO = re.compile(r"(?:which|what) ((?:[\w-]+ ){0,2}?[\w-]+s) (?:(?:most|more|best|[a-z]+ly) )*([a-z]{3,}) ")
+_ABILITY = re.compile(r"(?:(?:the|their) )?(?:[a-z-]+ )?(?:ability|abilities|capability|capabilities|capacity) of "
+                      r"((?:[\w-]+ ){0,2}?[\w-]+) to ([a-z]{3,}) ")
 _AND_VERB = re.compile(rf"^and (?:[a-z]+ly )?{_VERBS} (?=[a-z-]+ )")
 _TO_VERB = re.compile(r"to ([a-z]{3,}) ")
 
@@ -240,6 +266,16 @@ def _reshaped(phrase: str) -> str:
     called = _CALLED_HEAD.match(phrase)  # `a framework called detect-then-impute conformal prediction` -> what it is called
     if called:
         phrase = phrase[called.end():]
+    phrase = re.sub(r"^((?:[\w-]+ ){0,3}?(?:analys[ie]s|insights?|experiments|evidence) )to (?:better )?(?:understand|study|"
+                    r"analy[sz]e|investigate|explain) (?:the )?", r"\1of ", phrase, count=1)  # `analyses to understand X` -> `analyses of X`
+    seen = _SEEN_AS.search(phrase)  # `X by viewing Y as Z` -> `Y as Z`: the paper's lens says more than its topic
+    phrase = seen.group(1) if seen else phrase
+    which = _WHICH_DO.match(phrase)  # `which factors most strongly influence X` -> `factors influencing X`
+    if which and which.group(2) not in _NOT_ACTIONS | _MODALS:
+        phrase = f"{which.group(1)} {_gerund_of_base(which.group(2))} {phrase[which.end():]}"
+    able = _ABILITY.match(phrase)  # `the ability of transformers to learn X` -> `transformers learning X`
+    if able and able.group(2) not in _NOT_ACTIONS | _MODALS:
+        phrase = f"{able.group(1)} {_gerund_of_base(able.group(2))} {phrase[able.end():]}"
     if phrase.startswith("and "):  # `we formulate and design X`
         phrase = _AND_VERB.sub("", phrase)
     to_verb = _TO_VERB.match(phrase)
@@ -308,6 +344,16 @@ _HEAD_ONLY = re.compile(r"(?:(?!(?:using|leveraging|exploiting|based|via|with|fo
                         r"scheme|strategy|loss|metric|system|architecture|network|pipeline)s?")
 
 
+def _head_for(head: str, topic: str) -> str:
+    """`Lifting method` for the topic `Tensor completion` -> `Lifting method for tensor completion`, when
+    the head is not a generic result and that fits a title; else the topic."""
+    if _GENERIC_RESULT.fullmatch(head.casefold()) or set(head.casefold().split()) & set(topic.casefold().split()):
+        return topic
+    first = topic.split(" ", 1)[0]
+    joined = f"{head} for {first.lower() if first[1:].islower() else first}{topic[len(first):]}"
+    return joined if len(joined) <= NAME_CHARS and len(joined.split()) <= NAME_WORDS else topic
+
+
 def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tuple[str, str]:
     """(title, gist) of a paper that names nothing, from the sentence stating its contribution:
     ``we propose a framework that exploits X`` -> ``Framework exploiting X``; ``we study the
@@ -333,11 +379,15 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
                                                                   or _GENERIC_RESULT.fullmatch(title.casefold())):
                 head_only = (title, gist_of(said))
             elif title:
-                return (title, head_only[1]) if head_only else (title, gist_of(said))
+                return (_head_for(head_only[0], title), head_only[1]) if head_only else (title, gist_of(said))
             if cut_short is None and reads == "object":
                 title = _title_from(phrase, reads, verb, at_word=True)
                 cut_short = (title, gist_of(said)) if title else None
-    if head_only or cut_short:
-        return head_only or cut_short
+    if head_only:  # `Non-parametric procedure` for the topic the abstract opens with
+        joined = _head_for(head_only[0], opening_topic(text, bounds) or head_only[0])
+        return (joined if " for " in joined else head_only[0]), head_only[1]  # (never the opening words alone)
+    if cut_short:
+        return cut_short
     sentences = [text[start:end] for start, end in bounds[:3]] or [text]
     return "", gist_of(clean_phrase(sentences[0], 400))
+

@@ -18,7 +18,8 @@ _NOT_LONG_FORMS = {
 
 def long_form(words: str) -> str:
     """``words`` without leading articles and soft adjectives (`a novel`, `the`)."""
-    parts = words.split()
+    called = re.search(r"\b(?:called|termed|named|dubbed|coined) ", words)  # `a diffusion model called Long Form`
+    parts = words[called.end():].split() if called else words.split()
     while parts and parts[0].casefold() in _ARTICLES_AND_SOFT:
         parts.pop(0)
     return " ".join(parts)

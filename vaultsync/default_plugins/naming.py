@@ -23,7 +23,7 @@ after a name belongs to it (``Llama-Guard 4``).
 
 A plural acronym (``MEs``) is a class of things, a name only where its sentence says the paper
 introduces it. Titles: ``name — what it is``; unnamed papers get a descriptive title
-(``contribution.py``, else ``topics.py``).
+(``unnamed.py``: ``contribution.py``, else ``topics.py``); a gist is never a fragment (``gists.py``).
 """
 
 from __future__ import annotations
@@ -34,11 +34,10 @@ from typing import Iterator, NamedTuple
 
 from ..hookspecs import hookimpl
 from ..records import Abstract, Extraction, PaperName
-from .contribution import contribution_title
-from .gists import gist_after, name_title, says_where_the_code_is
+from .gists import name_title, paper_gist
 from .long_forms import expands, from_initial, long_form
 from .titles import _ASCII_LOWER, _VERBS, _WORDS, _sentence, plain_text, sentence_bounds
-from .topics import topic_title
+from .unnamed import unnamed_title
 
 _DASH = "\\-\u2010\u2011"
 _TOKEN = rf"[^\W_][\w{_DASH}+.]*[\w+]|[^\W_]"
@@ -53,7 +52,7 @@ _CALLED = re.compile(
 )
 # Every match of _CALLED holds one of these; nine in ten abstracts hold none, and nine substring
 # searches cost 60 % of the scan, which tries the pattern at every space.
-_CALLED_WORDS = ("name", "called", "we call", "dub", "termed", "we term", "coined", "denoted as", "referred to as")
+_CALLED_WORDS = ("name", "titled", "called", "we call", "dub", "termed", "we term", "coined", "denoted as", "referred to as")
 _ESTABLISHED = re.compile(r" (?:established|existing|standard|popular|well-known|widely used|classical|conventional|"
                           r"prior|previous|traditional)\b")
 _PERSONAL = re.compile(rf" (?:we|our|this paper|this work) |{_VERBS}")
@@ -68,12 +67,14 @@ _APPOSITIVE = re.compile(rf"(?:a|an|the|our) (?:[\w{_DASH}]+ ){{0,5}}?{_HEAD_NOU
                          rf"(?: (?:for|of|to|on|in) (?:[\w{_DASH}]+ ){{0,4}}?[\w{_DASH}]+, (?=[A-Z0-9a-z])"
                          rf"|[,:]? (?=\S)| (?=\())")
 _TOKEN_AT = re.compile(rf"(?:\*\*|\*|__|_)?({_TOKEN})(?:\*\*|\*|__|_)?")
+_MODIFIES = re.compile(rf" [a-z][\w{_DASH}]* {_HEAD_NOUNS}\b")
 _HEAD_AFTER = re.compile(rf" {_HEAD_NOUNS}\b", re.IGNORECASE)
 _PAREN_AFTER = re.compile(r" ?\(([^()]{3,120})\)")
-_LONG_THEN_ACRONYM = re.compile(rf"((?:[\w{_DASH}&'’]+ ){{0,9}}?[\w{_DASH}&'’]+) ?\(({_TOKEN})\)")
+_LONG_THEN_ACRONYM = re.compile(rf"((?:[\w{_DASH}&'’]+ ){{0,9}}?[\w{_DASH}&'’]+) ?\((?:\*\*)?({_TOKEN})(?:\*\*)?\)")
 # an acronym too short to tell a paper by (`VL`), one that abbreviates a version (`AF2`) or writes
 # `to` as 2 (`T2L`): the paper is known by its long form
 _SPELLED_OUT = re.compile(r"^[A-Z]{2}$|^[A-Z]+[0-9]+$|^[A-Z]+2[A-Z]+$")  # (`T2L`: `Text-to-LoRA`)
+_ACRONYM_INSIDE = re.compile(r" \(([A-Z][A-Z0-9]{1,8})\)((?: [A-Z][a-z][\w-]*){1,2})(?=, (?:a|an|the) )")
 _TITLE_CASE_NAME = re.compile(r"[A-Z][\w-]*(?: [A-Z][\w-]*){1,2}(?=[,.;:)]| \(|$)")
 _KIND_AFTER = re.compile(r" [A-Z][A-Z0-9]*[A-Z]s?(?=[\s,.;:)]|$)")
 _VERSION = re.compile(r" v?\d+(?:\.\d+)*[a-z]?(?=[,:;.)( ]|$)")
@@ -187,14 +188,15 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
         head = _HEAD_AFTER.match(text, end)
         if head and strength == 2:
             end = head.end()
-        elif not re.match(r", an? ", text[end:end + 4]):
+        elif not re.match(r", an? ", text[end:end + 5]):
             return
     if not strength or not (_follows_as_name(text, end, strength) or bold):
         return
-    paren = _PAREN_AFTER.match(text, end)
-    long = None
+    paren, inside, long = _PAREN_AFTER.match(text, end), _ACRONYM_INSIDE.match(text, end), None
     if paren and len(paren.group(1).split()) >= 2 and expands(paren.group(1), name, strict=False):
         long, end = paren.group(1).strip(), paren.end()
+    elif inside and not bold and expands(name, inside.group(1)):  # `Encode-Prefill-Decode (EPD) Disaggregation, a ...`
+        name, long, end = inside.group(1) + inside.group(2), name + inside.group(2), inside.end()
     yield _Candidate((rank if strength == 2 else rank + 1) - emphasised, pos, name, long, end)
 
 
@@ -211,7 +213,9 @@ def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[
     for match in _CALLED.finditer(low) if any(map(low.__contains__, _CALLED_WORDS)) else ():
         start, _ = _sentence(bounds, match.start())
         personal = _PERSONAL.search(low, start, match.start() + 1)
-        phrase = re.search(r"\b((?:a|an|the) [^,;:]{3,80}?),?$", text[start:match.start() - 1])
+        # (the nearest phrase the authors' clause does not split: `the task as X which we solve with | a Y called Z`)
+        phrase = re.search(r".*\b((?:a|an) (?:(?!\bwe\b)[^,;:]){3,120}?),?$", text[start:match.start() - 1]) or re.search(
+            r"\b(the (?:(?!\bwe\b)[^,;:]){3,120}?),?$", text[start:match.start() - 1])
         if _ESTABLISHED.search(low, max(start, match.start() - 60), match.start()):
             continue  # `established notions of explanations, namely Prime Implicant`: prior work
         found = False
@@ -235,8 +239,8 @@ def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[
             yield _Candidate(1, start, token.group(1), None, token.end())
     for match in _PROPOSED.finditer(low):
         token = _TOKEN_AT.match(text, match.end() - 1)
-        if token and coined_strength(token.group(1).rstrip(".")) == 2:
-            yield _Candidate(2, match.start(), token.group(1).rstrip("."), None, token.end())
+        if token and coined_strength(token.group(1).rstrip(".")) == 2 and not _MODIFIES.match(text, token.end()):
+            yield _Candidate(2, match.start(), token.group(1).rstrip("."), None, token.end())  # (not `the proposed MAG listing method`)
     if "**" in text:
         for match in _BOLD.finditer(text):
             name = match.group(1).strip()
@@ -282,8 +286,8 @@ def _hint_candidates(text: str, extraction: Extraction) -> Iterator[_Candidate]:
     for hint in hints:
         if coined_strength(hint) == 2:
             start = _find_token(text, hint)
-            if start >= 0:
-                yield _Candidate(4, start, hint, None, start + len(hint))
+            if start >= 0:  # (a long form after the acronym it spells: `DUAL`, not `Difficulty and ... Lightweight`)
+                yield _Candidate(5 if " " in hint else 4, start, hint, None, start + len(hint))
 
 
 def _find_token(text: str, token: str) -> int:
@@ -370,8 +374,7 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
         candidates = [c for c in candidates if (not _known_concept(c.name, known)
                       or (c.long and not _known_concept(c.long, known))) and not _class_of_things(c, low, bounds)]
     if not candidates:
-        title, gist = contribution_title(plain, low, bounds)
-        title = title or topic_title(plain, bounds, extraction)
+        title, gist = unnamed_title(plain, low, bounds, extraction)
         return PaperName(title=title, name=None, aliases=_aliases("", None, [], extraction), gist=gist)
     best = min(candidates, key=lambda c: (c.rank, c.start))
     base = next((c for c in candidates if c.rank <= 1 and _extends(best.name, c.name)), None)
@@ -381,11 +384,7 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
     if spelled:  # `Verification Learning (VL)`, `Audio Flamingo 2 (AF2)`: the name, and the acronym an alias
         best, long = best._replace(name=long), best.name
     extended = [c.name for c in candidates if c.rank <= 1 and best.name.casefold() in c.name.casefold()]
-    gist = gist_after(plain, best.end, best.before, bounds)
-    if len(gist) < 20 or says_where_the_code_is(gist):  # `We call it X.`: say what it is from the contribution sentence
-        gist = contribution_title(plain, low, bounds)[1] or gist
-    if says_where_the_code_is(gist):
-        gist = ""  # `the code at https://...`: where the code is, not what the paper is
+    gist = paper_gist(plain, low, bounds, best.name, (best.start, best.end), best.before, None if spelled else long)
     return PaperName(
         title=name_title(best.name, None if spelled else long, gist),
         name=best.name,

@@ -48,7 +48,7 @@ _STARS = re.compile(r"\*+")
 _UNDERSCORE_EMPHASIS = re.compile(r"(?<!\w)__?(?=\S)|(?<=\S)__?(?!\w)")
 _PARENTHETICAL = re.compile(r" ?\([^()]*\)| ?\[[^\[\]]*\]")
 _COMMAND = re.compile(r"\\[A-Za-z]+\*?(?:\{([^{}]*)\})?")
-_STOP = re.compile(r"\. (?=[\"'“(\[*$\\]?[A-Z0-9])")
+_STOP = re.compile(r"\. (?=(?:[\"'“(\[$\\]|\*\*?|__?)?[A-Z0-9])")  # (`... LLMs. **CoLA** employs`)
 _QUESTION = re.compile(r"[?!] (?=[\"'“(\[*$\\]?[A-Z0-9])")
 _ABBREVIATIONS = ("e.g", "i.e", "et al", "vs", "fig", "eq", "cf", "resp", "approx", "no", "sec")
 _BREAKS = re.compile(
@@ -60,7 +60,7 @@ _BREAKS = re.compile(
 _TRAILING_WORDS = _WORDS["trailing_words"]
 _TRAILING_PUNCTUATION = " ,;:.!?—–-"
 _CLAUSE_END = re.compile(
-    r"; | [—–] |, (?:and|but|while|whereas|and then|and we|we) | and (?:we )?(?:prove|show|"
+    r"; | [—–] |, (?:and|but|while|whereas|and then|and we|we|together with|along with|as well as) | and (?:we )?(?:prove|show|"
     r"demonstrate|propose|introduce|provide|derive|establish|present|evaluate|achieve|find|"
     r"validate|obtain|give|release|design|develop|analy[sz]e|study|discuss)\b"
 )
@@ -70,6 +70,10 @@ _DANGLING = _WORDS["dangling"]
 # a name or a capital written as math: `$Morse$`, `${MorphKV}$`, `$\texttt{AMC}$`, `${\textbf{A}}$daptive`
 _MATH_WORD = re.compile(r"\$(\{?(?:\\(?:text[a-z]*|mathrm|mathsf|mathtt|mathbf)\{)?([A-Za-z][A-Za-z0-9-]{2,30}|[A-Z](?=\}*\$[a-z]))"
                         r"\}?\}?)\$")
+
+
+_MARKED_LETTERS = re.compile(r"(?<=[A-Za-z])\*\*([A-Za-z]{1,4})\*\*|\*\*([A-Za-z]{1,4})\*\*(?=[a-z])"
+                             r"|(?<= )\*\*([a-z]{1,4})\*\*(?= )")  # (`the **for** Solver`)
 
 
 def plain_text(text: str) -> str:
@@ -85,6 +89,8 @@ def plain_text(text: str) -> str:
         text = _LATEX_ITALIC.sub(r"*\1*", text)
         text = _LATEX_PLAIN.sub(r"\1", text)
         text = text.replace("\\%", "%").replace("\\&", "&")
+    if "**" in text:  # `**Li**nearizing ... **g**at**e**d`: letters a long form marks for its acronym, as plain words
+        text = _MARKED_LETTERS.sub(lambda m: next(g for g in m.groups() if g), text)
     return text.replace("``", '"').replace("''", '"').replace("---", "—")
 
 
