@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from vaultsync.markdown import (
@@ -342,6 +342,7 @@ def test_escape_markdown_output_is_safe_and_stable(text):
 
 @settings(max_examples=300, deadline=None)
 @given(texts)
+@example("\\emph{```*```}")  # a star inside a code span inside emphasis closes nothing
 def test_converted_abstract_needs_no_further_escaping(text):
     converted = latex_to_markdown(text)
     assert escape_markdown(converted) == converted

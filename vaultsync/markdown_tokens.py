@@ -233,6 +233,10 @@ class _Scanner:
                 j += 1 if s[j + 1:j + 2] == "\n" else 2
             elif c == "\n" and _BLANK.match(s, j):
                 break
+            elif c == "`":  # a code span binds tighter than emphasis: a star inside it closes nothing
+                ticks = _TICKS.match(s, j).end() - j
+                close = _tick_closer(ticks).search(s, j + ticks)
+                j = close.end() if close and not _BLANK.search(s, j + ticks, close.start()) else j + ticks
             elif c == "*":
                 k = _STARS.match(s, j).end()
                 if k - j == n and not s[j - 1].isspace():
