@@ -245,3 +245,16 @@ def test_a_named_model_is_a_topic_only_when_the_abstract_opens_with_it():
     assert topics(ran_on, llama) == set()
     about = "Llama-3 is an open family of language models. We study how Llama-3 memorises its data."
     assert topics(about, llama) == {"LLaMA"}
+
+
+def test_examples_after_e_g_are_in_scope_past_its_own_full_stop():
+    text = "Common objectives (e.g., hinge loss and focal loss) ignore the margin. We propose a margin loss."
+    assert linked(text, vocab("Focal Loss", "focal loss"), vocab("Hinge Loss", "hinge loss")) == set()
+    text = "We shape rewards, e.g. with potential functions. Potential functions need tuning."
+    assert linked(text, vocab("Potential Functions", "potential functions")) == {"Potential Functions"}
+
+
+def test_a_percentage_written_in_latex_is_a_figure_of_a_results_sentence():
+    text = ("We propose a spiking forecaster. It attains a $2.4\\%$ lower mean absolute error than baselines "
+            "while using $3.1\\times$ less energy.")
+    assert linked(text, vocab("Mean Absolute Error", "mean absolute error")) == set()

@@ -151,6 +151,8 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
         elif word in _EXAMPLE_CUES and (_EXAMPLE_CUES[word] is None or after in _EXAMPLE_CUES[word]) \
                 and not (word == "like" and low[max(0, start - 7):start].rstrip().endswith(("would", "'d", "looks"))):
             at = following.end() if _EXAMPLE_CUES[word] and following else end
+            if word == "e.g":  # the scope opens after `e.g.,`, not at its own full stop
+                at = end + len(low[end:end + 3]) - len(low[end:end + 3].lstrip(".,: "))
             evaluation.append((at, _clause_end(low, at, EVALUATION_SCOPE_WORDS, _LIST_END)))
         elif word in _SET_NOUNS and after in _SET_CUES:
             evaluation.append((following.end(), _clause_end(low, following.end(), EVALUATION_SCOPE_WORDS, _LIST_END)))
@@ -192,7 +194,7 @@ def _sentence_end(text: str, start: int) -> int:
 
 # A sentence that reports a result in figures (`improves accuracy by 2.5%`, `a 3x speed-up`, `a
 # score of 42.4`) names what the method was measured on and against, not what it is about.
-_FIGURE = re.compile(r"\d(?:[.,]\d+)? ?(?:%|x\b|×|times\b|points\b|pp\b)|\bscores? of \d")
+_FIGURE = re.compile(r"\d(?:[.,]\d+)? ?\\?(?:%|x\b|×|times\b|points\b|pp\b)|\bscores? of \d")
 _RESULT_VERB = re.compile(r"\b(?:achiev|improv|reduc|increas|outperform|surpass|gain|boost|maintain|reach|attain"
                           r"|yield|lower|cut|speed|accelerat|match|exceed|beat)")
 
