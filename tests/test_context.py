@@ -258,3 +258,30 @@ def test_a_percentage_written_in_latex_is_a_figure_of_a_results_sentence():
     text = ("We propose a spiking forecaster. It attains a $2.4\\%$ lower mean absolute error than baselines "
             "while using $3.1\\times$ less energy.")
     assert linked(text, vocab("Mean Absolute Error", "mean absolute error")) == set()
+
+
+def test_where_a_field_has_applications_or_promise_is_an_example_not_the_topic():
+    text = ("Online matching has broad applications in ride hailing and ad auctions. Kernel methods have shown "
+            "promise in protein folding. We give a primal-dual algorithm for online matching.")
+    found = linked(text, vocab("Ad Auctions", "ad auctions"), vocab("Protein Folding", "protein folding"),
+                   vocab("Online Matching", "online matching"))
+    assert found == {"Online Matching"}
+
+
+def test_an_application_of_the_authors_own_or_progress_as_a_subject_stays():
+    text = "We propose a fusion layer for sensors, with applications in handling missing modalities."
+    assert linked(text, vocab("Missing Modalities", "missing modalities")) == {"Missing Modalities"}
+    text = "Progress in job shop scheduling is slow. Success. In job shop scheduling, we route jobs."
+    assert linked(text, vocab("Job Shop Scheduling", "job shop scheduling")) == {"Job Shop Scheduling"}
+
+
+def test_a_list_of_regimes_or_domains_a_method_is_tested_in_is_evaluation():
+    text = ("We propose a probe. We test it in three regimes: label noise, class imbalance, and covariate shift. "
+            "A judge is scored in two domains (code generation and theorem proving, both hard).")
+    found = linked(text, vocab("Label Noise", "label noise"), vocab("Covariate Shift", "covariate shift"),
+                   vocab("Code Generation", "code generation"))
+    assert found == set()
+    # ... not an acronym in parentheses, nor a clause after a colon
+    text = "We solve many tasks (MTL). Our aim in these settings: we learn covariate shift robustly."
+    assert linked(text, vocab("Multi-Task Learning", "MTL"), vocab("Covariate Shift", "covariate shift")
+                  ) == {"Multi-Task Learning", "Covariate Shift"}

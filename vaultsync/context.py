@@ -30,6 +30,7 @@ import ahocorasick
 from typing import Iterable
 
 from .records import ConceptMention, Extraction, frozen_mapping
+from .word_lists import DATA, read_word_lists
 
 JUDGED_KINDS = frozenset({"vocabulary", "acronym", "acronym-coined", "phrase"})
 SCOPE_WORDS = 8  # a cue reaches at most this many words (NegEx uses five to six)
@@ -69,6 +70,9 @@ _SET_CUES = frozenset({"such", "including", "like", "e.g"})
 # so a named model or product there is not what the paper is about
 _EXAMPLE_CUES: dict[str, tuple[str, ...] | None] = {"such": ("as",), "e.g": None, "including": None, "like": None,
                                                     "example": None, "instance": None}
+_LISTS = read_word_lists(DATA / "context_words.txt")
+_APPLICATION_WORDS, _APPLICATION_FOLLOWERS = _LISTS["application_words"], _LISTS["application_followers"]
+_LISTED_SETS = _LISTS["listed_sets"]
 _WORD = re.compile(r"[a-z][a-z0-9'.-]*[a-z0-9]|[a-z]")
 # where a cue's reach ends: a clause boundary
 _CLAUSE_END = re.compile(r"[.;:!?()\[\]]|, (?:but|while|whereas|and|which|we|it|our|this|thereby)\b| but | while | whereas ")
@@ -86,7 +90,9 @@ _CUE_STARTS = tuple(cue.replace("_", " ") for cue in (
     "without unlike beyond neither nor_ avoid instead rather opposed inspir motivated contrast contrary compar relative "
     "free alternative replac eliminat not_ n't cannot outperform surpass beat evaluat experiment test validat "
     "benchmark result dataset environments demonstrat performance accuracy improve gains achieves reduction speedup non absence lack existing previous prior traditional "
-    "conventional such e.g including example instance like").split())
+    "conventional such e.g including example instance like "
+    "applic promis progress interest success "
+    "domains regimes settings scenarios tasks").split())
 
 
 @lru_cache(maxsize=1)
@@ -154,6 +160,12 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
             if word == "e.g":  # the scope opens after `e.g.,`, not at its own full stop
                 at = end + len(low[end:end + 3]) - len(low[end:end + 3].lstrip(".,: "))
             evaluation.append((at, _clause_end(low, at, EVALUATION_SCOPE_WORDS, _LIST_END)))
+        elif word in _APPLICATION_WORDS and after in _APPLICATION_FOLLOWERS and following.start() == end + 1 \
+                and not _opens_sentence(low, start) \
+                and not _authors_sentence(low, start):  # (`we propose X, with applications in Y`: Y is theirs)
+            evaluation.append((following.end(), _clause_end(low, following.end(), EVALUATION_SCOPE_WORDS, _LIST_END)))
+        elif word in _LISTED_SETS and low.startswith((": ", " ("), end) and _lists_items(low, end + 2):
+            evaluation.append((end + 2, _clause_end(low, end + 2, EVALUATION_SCOPE_WORDS + 6, _ITEMS_END)))
         elif word in _SET_NOUNS and after in _SET_CUES:
             evaluation.append((following.end(), _clause_end(low, following.end(), EVALUATION_SCOPE_WORDS, _LIST_END)))
         elif word.endswith("-free") and len(word) > 5:  # training-free: what the method does without
@@ -162,6 +174,16 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
             negated.append((start, end))  # non-interactive segmentation
     evaluation.extend(_results_sentences(text, low))
     return negated, evaluation
+
+
+_ITEMS_END = re.compile(r"[.;!?)\]]")  # a list after a colon or in parentheses runs to its end
+
+
+def _lists_items(low: str, start: int) -> bool:
+    """Does a list of several items start at ``start`` (`A, B, and C`), not an acronym or a clause?"""
+    end = _ITEMS_END.search(low, start)
+    items = low[start:end.start() if end else len(low)]
+    return items.count(",") >= 1 and len(items.split()) <= 3 * (items.count(",") + 2)
 
 
 _COMPARISON_STOP = re.compile(r" (?:on|in|across|for|by|with|at|over|under|while|and) ")
@@ -175,6 +197,16 @@ _PRIOR_WORK = frozenset({"existing", "previous", "prior", "traditional", "conven
 _SENTENCE_OPENERS = frozenset("""however but yet moreover furthermore unfortunately in contrast the most many all
 these such while although though currently notably nevertheless nonetheless still""".split())
 _SENTENCE_END = re.compile(r"[.;!?](?:\s|$)|, (?:while|whereas|but) (?:we|our)\b|, we\b")
+
+
+_AUTHORS_WORDS = re.compile(r"\b(?:we|our|us|this (?:paper|work|study))\b")
+
+
+def _authors_sentence(low: str, at: int) -> bool:
+    """Do the authors speak in the sentence around ``at`` (`we`, `our`, `this paper`)?"""
+    start = max(low.rfind(". ", 0, at), 0)
+    end = low.find(". ", at)
+    return _AUTHORS_WORDS.search(low, start, end if end >= 0 else len(low)) is not None
 
 
 def _opens_sentence(text: str, start: int) -> bool:
