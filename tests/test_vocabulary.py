@@ -406,3 +406,32 @@ def test_a_state_folder_that_cannot_be_written_only_costs_the_build(tmp_path, mo
     entries = parse_vocabulary(DATA_FILE.read_text("utf-8"), "vocabulary.txt")
     assert Vocabulary(entries, merge=False).match(AUTOMATA_TEXT) and Vocabulary(entries, merge=False)
     assert builds == [1, 1]
+
+
+def _shipped_senses(text: str) -> set[str]:
+    from vaultsync.default_plugins.senses import in_sense
+    return {m.entry.name for m in in_sense(Vocabulary.load().match(text), text)}
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Sparse coding keeps few nonzero weights, so sparsity is controlled directly.", "Sparsity"),
+    ("A twin network with shared weights scores the similarity of image pairs.", "Siamese Networks"),
+    ("Features in superposition make neurons polysemantic in toy models.", "Superposition"),
+    ("Total variation smooths the image while keeping piecewise constant edges in restoration.",
+     "Total Variation Regularization"),
+    ("We train a verifier to score each solution of a math problem at test time.", "Verifiers"),
+])
+def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):
+    assert name in _shipped_senses(text)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Click logs for item recommendation suffer from data sparsity and cold starts.", "Sparsity"),
+    ("A twin network of the factual and hypothetical world answers counterfactual queries.", "Siamese Networks"),
+    ("The field is a weighted superposition of plane waves.", "Superposition"),
+    ("The total variation gap between two probability paths bounds the error of the flow.",
+     "Total Variation Regularization"),
+    ("The policy trains large, complex network architectures end to end.", "Network Science"),
+])
+def test_a_shipped_ambiguous_name_in_another_sense_does_not_link(text, name):
+    assert name not in _shipped_senses(text)
