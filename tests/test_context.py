@@ -285,3 +285,14 @@ def test_a_list_of_regimes_or_domains_a_method_is_tested_in_is_evaluation():
     text = "We solve many tasks (MTL). Our aim in these settings: we learn covariate shift robustly."
     assert linked(text, vocab("Multi-Task Learning", "MTL"), vocab("Covariate Shift", "covariate shift")
                   ) == {"Multi-Task Learning", "Covariate Shift"}
+
+
+def test_what_a_method_is_simulated_or_tested_in_is_evaluation():
+    text = ("We bound the error of score matching. Simulations on Gaussian mixture models confirm the rate. "
+            "We evaluate the planner in a model predictive control setting.")
+    found = linked(text, vocab("Gaussian Mixture Models", "Gaussian mixture models"),
+                   vocab("Model Predictive Control", "model predictive control"), vocab("Score Matching", "score matching"))
+    assert found == {"Score Matching"}
+    # ... but a result `in` a setting is not a test in it
+    text = "We propose a planner. Its performance in model predictive control is what we study."
+    assert linked(text, vocab("Model Predictive Control", "model predictive control")) == {"Model Predictive Control"}

@@ -62,7 +62,12 @@ _EVALUATION_CUES = frozenset({"evaluate", "evaluated", "evaluating", "evaluation
                               # what results are reported on: `performance on`, `gains across`
                               "demonstrate", "demonstrated", "demonstrates", "demonstrating", "performance",
                               "accuracy", "improves", "improvement", "improvements", "gains", "achieves",
-                              "reduction", "reductions", "speedup", "speedups"})
+                              "reduction", "reductions", "speedup", "speedups",
+                              # `simulations on synthetic data`, `empirical analysis on MIP benchmarks`
+                              "simulation", "simulations", "computations", "empirical", "empirically"})
+# a verb of testing also tests `in` a setting (`we evaluate it in a model predictive control setting`)
+_TESTING_VERBS = frozenset({"evaluate", "evaluated", "evaluating", "tested", "testing", "validate", "validated",
+                            "validating", "benchmarked", "benchmarking", "experiments", "simulations", "empirically"})
 _EVALUATION_ON = frozenset({"on", "across", "over", "using"})
 _SET_NOUNS = frozenset({"dataset", "datasets", "benchmark", "benchmarks", "environments"})
 _SET_CUES = frozenset({"such", "including", "like", "e.g"})
@@ -91,7 +96,7 @@ _CUE_STARTS = tuple(cue.replace("_", " ") for cue in (
     "free alternative replac eliminat not_ n't cannot outperform surpass beat evaluat experiment test validat "
     "benchmark result dataset environments demonstrat performance accuracy improve gains achieves reduction speedup non absence lack existing previous prior traditional "
     "conventional such e.g including example instance like "
-    "applic promis progress interest success "
+    "applic promis progress interest success simulation computations empirical "
     "domains regimes settings scenarios tasks").split())
 
 
@@ -149,7 +154,7 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
             stop = _COMPARISON_STOP.search(low, end, reach)
             negated.append((end, stop.start() if stop else reach))
         elif word in _EVALUATION_CUES:
-            on = _EVALUATION_ON_WORD.search(low, end, _clause_end(low, end, 5))
+            on = (_TESTING_IN if word in _TESTING_VERBS else _EVALUATION_ON_WORD).search(low, end, _clause_end(low, end, 5))
             if on is not None and low.count(" ", end, on.start()) <= 4:
                 reach = _clause_end(low, on.end(), EVALUATION_SCOPE_WORDS, _LIST_END)
                 stop = _EVALUATION_STOP.search(low, on.end(), reach)  # `on X by 2%, with less memory`
@@ -188,6 +193,7 @@ def _lists_items(low: str, start: int) -> bool:
 
 _COMPARISON_STOP = re.compile(r" (?:on|in|across|for|by|with|at|over|under|while|and) ")
 _EVALUATION_ON_WORD = re.compile(r" (?:on|across|over|using) ")
+_TESTING_IN = re.compile(r" (?:on|across|over|using|in) ")
 _EVALUATION_STOP = re.compile(r" by | than |,? with |,? while | compared | relative ")
 _NON_WORDS = frozenset({"interactive", "linear", "convex", "parametric", "stationary", "negative", "smooth",
                         "autoregressive", "euclidean", "markovian", "differentiable", "iid"})
