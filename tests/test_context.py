@@ -296,3 +296,11 @@ def test_what_a_method_is_simulated_or_tested_in_is_evaluation():
     # ... but a result `in` a setting is not a test in it
     text = "We propose a planner. Its performance in model predictive control is what we study."
     assert linked(text, vocab("Model Predictive Control", "model predictive control")) == {"Model Predictive Control"}
+
+
+def test_what_a_method_falls_short_of_or_lags_behind_is_a_contrast():
+    text = ("Adapters are cheap, but their accuracy falls short of full fine-tuning. Pruned models lag behind "
+            "knowledge distillation. We propose mixtures of adapters.")
+    found = linked(text, vocab("Full Fine-Tuning", "full fine-tuning"), vocab("Adapters", "adapters"),
+                   vocab("Knowledge Distillation", "knowledge distillation"))
+    assert found == {"Adapters"}

@@ -44,7 +44,8 @@ _NEGATION_CUES: dict[str, tuple[str, ...] | None] = {
     "instead": ("of",), "rather": ("than",), "opposed": ("to",), "inspired": ("by",), "inspiration": ("from",), "contrast": ("to", "with", "against"),
     "contrary": ("to",), "compared": ("to", "with", "against"), "comparing": ("to", "with", "against"),
     "comparison": ("to", "with", "against"), "motivated": ("by",), "relative": ("to",), "free": ("of",),
-    "alternative": ("to",), "replace": None, "replaces": None, "replacing": None,
+    "alternative": ("to",), "short": ("of",), "lag": ("behind",), "lags": ("behind",), "lagging": ("behind",),
+    "underperform": None, "underperforms": None, "underperforming": None, "replace": None, "replaces": None, "replacing": None,
     "eliminate": None, "eliminates": None, "eliminating": None,
     "not": None, "doesn't": None, "don't": None, "isn't": None, "aren't": None, "can't": None, "cannot": None,
     "absence": ("of",), "lack": ("of",), "lacking": None, "lacks": None,
@@ -93,7 +94,7 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 # are never looked at one by one.
 _CUE_STARTS = tuple(cue.replace("_", " ") for cue in (
     "without unlike beyond neither nor_ avoid instead rather opposed inspir motivated contrast contrary compar relative "
-    "free alternative replac eliminat not_ n't cannot outperform surpass beat evaluat experiment test validat "
+    "free alternative short lag underperform replac eliminat not_ n't cannot outperform surpass beat evaluat experiment test validat "
     "benchmark result dataset environments demonstrat performance accuracy improve gains achieves reduction speedup non absence lack existing previous prior traditional "
     "conventional such e.g including example instance like "
     "applic promis progress interest success simulation computations empirical "
