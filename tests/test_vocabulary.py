@@ -435,3 +435,19 @@ def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):
 ])
 def test_a_shipped_ambiguous_name_in_another_sense_does_not_link(text, name):
     assert name not in _shipped_senses(text)
+
+
+def test_other_senses_parse_and_a_mention_inside_one_is_not_the_concept():
+    from vaultsync.default_plugins.senses import in_sense
+    entries = parse_vocabulary("Gradient Flow | gradient flows ! gradient flow to, gradient flow through\n"
+                               "Model Calibration | calibration ? confidence ! calibration set\n")
+    assert entries[0].others == ("gradient flow to", "gradient flow through") and entries[1].cues == ("confidence",)
+    local = Vocabulary(entries)
+    def found(text):
+        return {m.entry.name for m in in_sense(local.match(text), text)}
+    assert found("Freezing the encoder blocks gradient flow to the backbone.") == set()
+    assert found("We study the gradient flow of two-layer networks.") == {"Gradient Flow"}
+    assert found("Scores on the calibration set give confidence intervals.") == set()
+    assert found("We improve calibration of confidence scores.") == {"Model Calibration"}
+    with pytest.raises(VaultsyncError):
+        parse_vocabulary("Gradient Flow ! ,\n")

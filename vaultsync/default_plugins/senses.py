@@ -94,10 +94,28 @@ def _inside_a_longer_name(match: _Match, text: str) -> bool:
     return False
 
 
+def _in_another_sense(match: _Match, text: str) -> bool:
+    """Is the match part of a phrase in which its name means something else (the entry's
+    ``others``: `calibration` in a conformal `calibration set`)?"""
+    others = getattr(match.entry, "others", ())  # (written with spaces: `long-term` reads `long term`)
+    start, end = getattr(match, "start", None), getattr(match, "end", None)
+    if not others or start is None or end is None:
+        return False
+    for phrase in others:
+        near = text[max(0, start - len(phrase)):end + len(phrase)].casefold().replace("-", " ")
+        offset = max(0, start - len(phrase))
+        at = near.find(phrase)
+        while at >= 0:
+            if offset + at <= start and end <= offset + at + len(phrase):
+                return True
+            at = near.find(phrase, at + 1)
+    return False
+
+
 def in_sense(matches: Sequence[_Match], text: str) -> list[_Match]:
     """``matches`` without those whose entry was found only by an ambiguous spelling in a text
     that does not carry the entry's sense, and without matches inside a longer name."""
-    matches = [m for m in matches if not _inside_a_longer_name(m, text)]
+    matches = [m for m in matches if not _inside_a_longer_name(m, text) and not _in_another_sense(m, text)]
     by_entry: dict[str, list[_Match]] = {}
     for match in matches:
         by_entry.setdefault(match.entry.name, []).append(match)
