@@ -234,4 +234,9 @@ def test_a_phrase_the_vocabulary_checks_the_sense_of_is_left_to_the_vocabulary()
                                    context=ExtractContext())
     keys = {concept_key(m.name) for m in extraction.concepts}
     assert "calibration" not in keys and "gradient flow" not in keys
+    # ... and so is a short acronym, which means one thing here and another there (CP decompositions)
+    text = "Our solver handles CP, Tucker, and tensor-train decompositions for graph neural networks."
+    extraction = vaultsync_extract(abstract=Abstract(text, "seed.txt", 1, 1, Collection("Test")),
+                                   context=ExtractContext())
+    assert "cp" not in {concept_key(m.name) for m in extraction.concepts}
     assert "graph neural network" in keys

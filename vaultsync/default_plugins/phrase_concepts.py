@@ -153,8 +153,9 @@ def _ambiguous_keys() -> frozenset[str]:
     whether `calibration` is Model Calibration is the vocabulary's to say (it checks the sense),
     so the same word found as a phrase does not bring back the concept it turned down."""
     from .vocabulary import Vocabulary  # (the vocabulary's file, read once; its automata unneeded)
-    return frozenset(concept_key(name) for entry in Vocabulary.load().entries if entry.cues or entry.others
-                     for name in entry.names)
+    from .senses import _is_short_acronym
+    return frozenset(concept_key(name) for entry in Vocabulary.load().entries for name in entry.names
+                     if entry.cues or entry.others or _is_short_acronym(name))
 
 
 def promote_phrases(
