@@ -75,6 +75,7 @@ _SET_CUES = frozenset({"such", "including", "like", "e.g"})
 # examples named in passing (`models such as GPT-4, Gemini Pro and Phi-3`): read like evaluation,
 # so a named model or product there is not what the paper is about
 _EXAMPLE_CUES: dict[str, tuple[str, ...] | None] = {"such": ("as",), "e.g": None, "including": None, "like": None,
+                                                    "ranging": ("from",),
                                                     "example": None, "instance": None}
 _LISTS = read_word_lists(DATA / "context_words.txt")
 _APPLICATION_WORDS, _APPLICATION_FOLLOWERS = _LISTS["application_words"], _LISTS["application_followers"]
@@ -96,8 +97,8 @@ _CUE_STARTS = tuple(cue.replace("_", " ") for cue in (
     "without unlike beyond neither nor_ avoid instead rather opposed inspir motivated contrast contrary compar relative "
     "free alternative short lag underperform replac eliminat not_ n't cannot outperform surpass beat evaluat experiment test validat "
     "benchmark result dataset environments demonstrat performance accuracy improve gains achieves reduction speedup non absence lack existing previous prior traditional "
-    "conventional such e.g including example instance like "
-    "applic promis progress interest success simulation computations empirical "
+    "conventional such e.g including example instance like ranging "
+    "applic promis progress interest success breakthrough simulation computations empirical "
     "domains regimes settings scenarios tasks").split())
 
 
