@@ -304,3 +304,16 @@ def test_what_a_method_falls_short_of_or_lags_behind_is_a_contrast():
     found = linked(text, vocab("Full Fine-Tuning", "full fine-tuning"), vocab("Adapters", "adapters"),
                    vocab("Knowledge Distillation", "knowledge distillation"))
     assert found == {"Adapters"}
+
+
+def test_an_acronym_the_abstract_defines_as_something_else_is_not_the_entry():
+    entries = parse_vocabulary("Deep Reinforcement Learning | deep RL | DRL\n"
+                               "Message Passing Neural Networks | MPNNs\n")
+    vocabulary = Vocabulary(entries)
+    def found(text):
+        return {m.entry.name for m in in_sense(vocabulary.match(text), text)}
+    assert found("We build on distributional reinforcement learning (DRL) to curb overestimation; DRL helps.") == set()
+    assert found("We scale deep reinforcement learning (DRL) agents; DRL is costly.") == {
+        "Deep Reinforcement Learning"}
+    assert found("The power of message-passing graph neural networks (MPNNs) is known.") == {
+        "Message Passing Neural Networks"}
