@@ -317,3 +317,14 @@ def test_an_acronym_the_abstract_defines_as_something_else_is_not_the_entry():
         "Deep Reinforcement Learning"}
     assert found("The power of message-passing graph neural networks (MPNNs) is known.") == {
         "Message Passing Neural Networks"}
+
+
+def test_a_metric_value_or_a_change_from_one_value_to_another_is_a_figure_of_a_results_sentence():
+    text = ("We propose a noise-free sampler. It achieves a Frechet inception distance of 2.23 on small images. "
+            "It also reduces the error on the fold test set from 5.52 to 2.36.")
+    found = linked(text, vocab("Frechet Inception Distance", "Frechet inception distance"),
+                   vocab("Fold Test Set", "fold test set"))
+    assert found == set()
+    # ... not a size (`a corpus of 1.5 billion tokens`)
+    text = "We propose a tokenizer. It improves a corpus of 1.5 billion tokens for protein folding."
+    assert linked(text, vocab("Protein Folding", "protein folding")) == {"Protein Folding"}

@@ -234,7 +234,9 @@ def _sentence_end(text: str, start: int) -> int:
 
 # A sentence that reports a result in figures (`improves accuracy by 2.5%`, `a 3x speed-up`, `a
 # score of 42.4`) names what the method was measured on and against, not what it is about.
-_FIGURE = re.compile(r"\d(?:[.,]\d+)? ?\\?(?:%|x\b|×|times\b|points\b|pp\b)|\bscores? of \d")
+_FIGURE = re.compile(r"\d(?:[.,]\d+)? ?\\?(?:%|x\b|×|times\b|points\b|pp\b)|\bscores? of \d"
+                     r"|\b(?:of|to) \$?\d+\.\d+\b(?!\s?(?:[kmbt]\b|million|billion|thousand|hours?|days?|[gt]b\b|\$?\\))"  # `an FID of 2.23`, `RMSD from 5.52 to 2.36`
+                     r"|\bfrom \$?\d+(?:\.\d+)?\$? to \$?\d")
 _RESULT_VERB = re.compile(r"\b(?:achiev|improv|reduc|increas|outperform|surpass|gain|boost|maintain|reach|attain"
                           r"|yield|lower|cut|speed|accelerat|match|exceed|beat)")
 
