@@ -328,3 +328,17 @@ def test_a_metric_value_or_a_change_from_one_value_to_another_is_a_figure_of_a_r
     # ... not a size (`a corpus of 1.5 billion tokens`)
     text = "We propose a tokenizer. It improves a corpus of 1.5 billion tokens for protein folding."
     assert linked(text, vocab("Protein Folding", "protein folding")) == {"Protein Folding"}
+
+
+def test_what_a_method_is_better_than_or_competitive_with_is_a_contrast_up_to_where_it_is_measured():
+    text = ("We propose a judge model. Judges are competitive with outcome reward models in reranking, "
+            "and worse than process reward models in beam search.")
+    found = linked(text, vocab("Outcome Reward Models", "outcome reward models"), vocab("Reranking", "reranking"),
+                   vocab("Process Reward Models", "process reward models"), vocab("Beam Search", "beam search"))
+    assert found == {"Reranking", "Beam Search"}
+
+
+def test_a_percentage_after_a_closing_dollar_and_results_that_preserve_or_degrade_are_figures():
+    text = ("We compress agents. Quantization preserves tool use (a $3$% drop) but degrades planning. "
+            "Search boosts puzzle solving from $<7$% to $90$%.")
+    assert linked(text, vocab("Tool Use", "tool use"), vocab("Puzzle Solving", "puzzle solving")) == set()

@@ -56,6 +56,11 @@ _NEGATION_CUES: dict[str, tuple[str, ...] | None] = {
 _NOT_NEGATING = frozenset({"only", "just", "merely", "simply", "necessarily", "yet", "least"})
 _COMPARISON_CUES = frozenset({"outperform", "outperforms", "outperforming", "outperformed", "surpass",
                               "surpasses", "surpassing", "surpassed", "beats", "beating"})
+# what the method is measured against, named after a word of comparison: `better than X`,
+# `competitive with Y in reranking` (as `outperforms`, the scope ends at `in`, `on`, ...)
+_COMPARATIVES: dict[str, tuple[str, ...]] = {
+    "better": ("than",), "worse": ("than",), "faster": ("than",), "competitive": ("with",),
+    "comparable": ("to", "with"), "superior": ("to",), "inferior": ("to",)}
 _COMPARISON_STOPS = frozenset({"on", "in", "across", "for", "by", "with", "at", "over", "under", "while", "and"})
 _EVALUATION_CUES = frozenset({"evaluate", "evaluated", "evaluating", "evaluation", "evaluations", "experiment",
                               "experiments", "experimental", "tested", "testing", "tests", "validate", "validated",
@@ -95,7 +100,7 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 # are never looked at one by one.
 _CUE_STARTS = tuple(cue.replace("_", " ") for cue in (
     "without unlike beyond neither nor_ avoid instead rather opposed inspir motivated contrast contrary compar relative "
-    "free alternative short lag underperform replac eliminat not_ n't cannot outperform surpass beat evaluat experiment test validat "
+    "free alternative better worse faster competitive comparable superior inferior short lag underperform replac eliminat not_ n't cannot outperform surpass beat evaluat experiment test validat "
     "benchmark result dataset environments demonstrat performance accuracy improve gains achieves reduction speedup non absence lack existing previous prior traditional "
     "conventional such e.g including example instance like ranging "
     "applic promis progress interest success breakthrough simulation computations empirical "
@@ -151,7 +156,9 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
                 negated.append((end, _sentence_end(low, end)))
             else:
                 negated.append((end, _clause_end(low, end, SCOPE_WORDS)))
-        elif word in _COMPARISON_CUES:  # `outperforms LoRA on GLUE` contrasts LoRA, not GLUE
+        elif word in _COMPARISON_CUES or word in _COMPARATIVES and after in _COMPARATIVES[word] \
+                and following.start() == end + 1:  # `outperforms LoRA on GLUE` contrasts LoRA, not GLUE
+            end = end if word in _COMPARISON_CUES else following.end()
             reach = _clause_end(low, end, SCOPE_WORDS)
             stop = _COMPARISON_STOP.search(low, end, reach)
             negated.append((end, stop.start() if stop else reach))
@@ -234,11 +241,11 @@ def _sentence_end(text: str, start: int) -> int:
 
 # A sentence that reports a result in figures (`improves accuracy by 2.5%`, `a 3x speed-up`, `a
 # score of 42.4`) names what the method was measured on and against, not what it is about.
-_FIGURE = re.compile(r"\d(?:[.,]\d+)? ?\\?(?:%|x\b|×|times\b|points\b|pp\b)|\bscores? of \d"
+_FIGURE = re.compile(r"\d(?:[.,]\d+)?\$? ?\\?(?:%|x\b|×|times\b|points\b|pp\b)|\bscores? of \d"
                      r"|\b(?:of|to) \$?\d+\.\d+\b(?!\s?(?:[kmbt]\b|million|billion|thousand|hours?|days?|[gt]b\b|\$?\\))"  # `an FID of 2.23`, `RMSD from 5.52 to 2.36`
                      r"|\bfrom \$?\d+(?:\.\d+)?\$? to \$?\d")
 _RESULT_VERB = re.compile(r"\b(?:achiev|improv|reduc|increas|outperform|surpass|gain|boost|maintain|reach|attain"
-                          r"|yield|lower|cut|speed|accelerat|match|exceed|beat)")
+                          r"|yield|lower|cut|speed|accelerat|match|exceed|beat|preserv|degrad|drop)")
 
 
 def _results_sentences(text: str, low: str) -> list[tuple[int, int]]:
