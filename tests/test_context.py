@@ -342,3 +342,11 @@ def test_a_percentage_after_a_closing_dollar_and_results_that_preserve_or_degrad
     text = ("We compress agents. Quantization preserves tool use (a $3$% drop) but degrades planning. "
             "Search boosts puzzle solving from $<7$% to $90$%.")
     assert linked(text, vocab("Tool Use", "tool use"), vocab("Puzzle Solving", "puzzle solving")) == set()
+
+
+def test_an_evaluation_that_opens_a_list_after_a_colon_reaches_to_the_full_stop():
+    text = ("We propose domain weights. In experiments, we show gains over three scenarios: (i) lower "
+            "perplexity on web text; (ii) better few-shot reasoning; (iii) stable data mixing laws.")
+    found = linked(text, vocab("Perplexity", "perplexity"), vocab("Data Mixing Laws", "data mixing laws"),
+                   vocab("Few-Shot Learning", "few-shot"))
+    assert found == set()

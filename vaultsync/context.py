@@ -167,6 +167,9 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
             if on is not None and low.count(" ", end, on.start()) <= 4:
                 reach = _clause_end(low, on.end(), EVALUATION_SCOPE_WORDS, _LIST_END)
                 stop = _EVALUATION_STOP.search(low, on.end(), reach)  # `on X by 2%, with less memory`
+                if stop is None and low.startswith(":", reach):  # `on three scenarios: (i) A; (ii) B`
+                    full_stop = _FULL_STOP.search(low, reach)
+                    reach = full_stop.start() if full_stop else len(low)
                 evaluation.append((on.end(), stop.start() if stop else reach))
         elif word in _EXAMPLE_CUES and (_EXAMPLE_CUES[word] is None or after in _EXAMPLE_CUES[word]) \
                 and not (word == "like" and low[max(0, start - 7):start].rstrip().endswith(("would", "'d", "looks"))):
@@ -211,6 +214,7 @@ _NON_WORDS = frozenset({"interactive", "linear", "convex", "parametric", "statio
 _PRIOR_WORK = frozenset({"existing", "previous", "prior", "traditional", "conventional"})
 _SENTENCE_OPENERS = frozenset("""however but yet moreover furthermore unfortunately in contrast the most many all
 these such while although though currently notably nevertheless nonetheless still""".split())
+_FULL_STOP = re.compile(r"[.!?](?:\s|$)")
 _SENTENCE_END = re.compile(r"[.;!?](?:\s|$)|, (?:while|whereas|but) (?:we|our)\b|, we\b")
 
 
