@@ -350,3 +350,11 @@ def test_an_evaluation_that_opens_a_list_after_a_colon_reaches_to_the_full_stop(
     found = linked(text, vocab("Perplexity", "perplexity"), vocab("Data Mixing Laws", "data mixing laws"),
                    vocab("Few-Shot Learning", "few-shot"))
     assert found == set()
+
+
+def test_a_metric_named_once_is_what_a_result_is_measured_in():
+    text = "We propose a patch attack. We show it raises the attack success rate of hat-borne lasers."
+    metric = vocab("Attack Success Rate", "attack success rate", ("Evaluation Metrics", "Adversarial Attacks"))
+    assert topics(text, metric) == set()
+    text = "We study the attack success rate. The attack success rate grows with compute."
+    assert topics(text, metric) == {"Attack Success Rate"}
