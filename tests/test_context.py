@@ -358,3 +358,12 @@ def test_a_metric_named_once_is_what_a_result_is_measured_in():
     assert topics(text, metric) == set()
     text = "We study the attack success rate. The attack success rate grows with compute."
     assert topics(text, metric) == {"Attack Success Rate"}
+
+
+def test_what_a_method_bypasses_or_is_compared_to_is_a_contrast():
+    text = "Our learner bypasses explicit reward engineering. We compare it to behaviour cloning on robots."
+    found = linked(text, vocab("Reward Shaping", "reward engineering"), vocab("Behavior Cloning", "behaviour cloning"))
+    assert found == set()
+    # ... but circumventing a curse is what the paper is about
+    text = "In practice the rank is small, circumventing the curse of dimensionality."
+    assert linked(text, vocab("Curse of Dimensionality", "curse of dimensionality")) == {"Curse of Dimensionality"}

@@ -432,6 +432,7 @@ def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):
     ("The total variation gap between two probability paths bounds the error of the flow.",
      "Total Variation Regularization"),
     ("The policy trains large, complex network architectures end to end.", "Network Science"),
+    ("One-shot post-training pruning of language models keeps the reasoning of the LLM.", "Post-Training"),
 ])
 def test_a_shipped_ambiguous_name_in_another_sense_does_not_link(text, name):
     assert name not in _shipped_senses(text)

@@ -42,7 +42,8 @@ _NEGATION_CUES: dict[str, tuple[str, ...] | None] = {
     "without": None, "unlike": None, "beyond": None, "neither": None, "nor": None,
     "avoid": None, "avoids": None, "avoiding": None, "avoided": None,
     "instead": ("of",), "rather": ("than",), "opposed": ("to",), "inspired": ("by",), "inspiration": ("from",), "contrast": ("to", "with", "against"),
-    "contrary": ("to",), "compared": ("to", "with", "against"), "comparing": ("to", "with", "against"),
+    "contrary": ("to",), "compare": ("to", "with", "against"), "compared": ("to", "with", "against"),
+    "bypass": None, "bypasses": None, "bypassing": None,  # (not `circumvent`: circumventing a curse is the topic) "comparing": ("to", "with", "against"),
     "comparison": ("to", "with", "against"), "motivated": ("by",), "relative": ("to",), "free": ("of",),
     "alternative": ("to",), "short": ("of",), "lag": ("behind",), "lags": ("behind",), "lagging": ("behind",),
     "underperform": None, "underperforms": None, "underperforming": None, "replace": None, "replaces": None, "replacing": None,
@@ -100,7 +101,7 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 # are never looked at one by one.
 _CUE_STARTS = tuple(cue.replace("_", " ") for cue in (
     "without unlike beyond neither nor_ avoid instead rather opposed inspir motivated contrast contrary compar relative "
-    "free alternative better worse faster competitive comparable superior inferior short lag underperform replac eliminat not_ n't cannot outperform surpass beat evaluat experiment test validat "
+    "free alternative bypass better worse faster competitive comparable superior inferior short lag underperform replac eliminat not_ n't cannot outperform surpass beat evaluat experiment test validat "
     "benchmark result dataset environments demonstrat performance accuracy improve gains achieves reduction speedup non absence lack existing previous prior traditional "
     "conventional such e.g including example instance like ranging "
     "applic promis progress interest success breakthrough simulation computations empirical "
