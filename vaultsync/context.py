@@ -43,7 +43,8 @@ _NEGATION_CUES: dict[str, tuple[str, ...] | None] = {
     "avoid": None, "avoids": None, "avoiding": None, "avoided": None,
     "instead": ("of",), "rather": ("than",), "opposed": ("to",), "inspired": ("by",), "inspiration": ("from",), "contrast": ("to", "with", "against"),
     "contrary": ("to",), "compare": ("to", "with", "against"), "compared": ("to", "with", "against"),
-    "bypass": None, "bypasses": None, "bypassing": None,  # (not `circumvent`: circumventing a curse is the topic) "comparing": ("to", "with", "against"),
+    "comparing": ("to", "with", "against"),
+    "bypass": None, "bypasses": None, "bypassing": None,  # (not `circumvent`: circumventing a curse is the topic)
     "comparison": ("to", "with", "against"), "motivated": ("by",), "relative": ("to",), "free": ("of",),
     "alternative": ("to",), "short": ("of",), "lag": ("behind",), "lags": ("behind",), "lagging": ("behind",),
     "underperform": None, "underperforms": None, "underperforming": None, "replace": None, "replaces": None, "replacing": None,
