@@ -367,3 +367,10 @@ def test_what_a_method_bypasses_or_is_compared_to_is_a_contrast():
     # ... but circumventing a curse is what the paper is about
     text = "In practice the rank is small, circumventing the curse of dimensionality."
     assert linked(text, vocab("Curse of Dimensionality", "curse of dimensionality")) == {"Curse of Dimensionality"}
+
+
+def test_a_counted_set_of_tasks_listed_after_a_comma_is_evaluation():
+    text = "We slim fine-tuning. It stays competitive on three downstream tasks, visual question answering, NLVR and retrieval."
+    assert linked(text, vocab("Visual Question Answering", "visual question answering")) == set()
+    text = "We study tasks, visual question answering above all, and we propose a solver."
+    assert linked(text, vocab("Visual Question Answering", "visual question answering")) == {"Visual Question Answering"}

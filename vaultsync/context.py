@@ -183,7 +183,8 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
                 and not _opens_sentence(low, start) \
                 and not _authors_sentence(low, start):  # (`we propose X, with applications in Y`: Y is theirs)
             evaluation.append((following.end(), _clause_end(low, following.end(), EVALUATION_SCOPE_WORDS, _LIST_END)))
-        elif word in _LISTED_SETS and low.startswith((": ", " ("), end) and _lists_items(low, end + 2):
+        elif word in _LISTED_SETS and (low.startswith((": ", " ("), end) or low.startswith(", ", end)
+                                       and _COUNTED.search(low, max(0, start - 30), start)) and _lists_items(low, end + 2):
             evaluation.append((end + 2, _clause_end(low, end + 2, EVALUATION_SCOPE_WORDS + 6, _ITEMS_END)))
         elif word in _SET_NOUNS and after in _SET_CUES:
             evaluation.append((following.end(), _clause_end(low, following.end(), EVALUATION_SCOPE_WORDS, _LIST_END)))
@@ -196,6 +197,9 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
 
 
 _ITEMS_END = re.compile(r"[.;!?)\]]")  # a list after a colon or in parentheses runs to its end
+
+
+_COUNTED = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|several|multiple)\b[^,.;:]*$")
 
 
 def _lists_items(low: str, start: int) -> bool:
