@@ -374,3 +374,10 @@ def test_a_counted_set_of_tasks_listed_after_a_comma_is_evaluation():
     assert linked(text, vocab("Visual Question Answering", "visual question answering")) == set()
     text = "We study tasks, visual question answering above all, and we propose a solver."
     assert linked(text, vocab("Visual Question Answering", "visual question answering")) == {"Visual Question Answering"}
+
+
+def test_a_list_named_before_a_set_noun_where_the_method_is_tested_is_evaluation():
+    text = ("We propose a robust process. Experiments demonstrate it in finance and weather forecasting "
+            "applications. We train agents on long audio captioning and question answering tasks.")
+    found = linked(text, vocab("Weather Forecasting", "weather forecasting"), vocab("Audio Captioning", "audio captioning"))
+    assert found == {"Audio Captioning"}

@@ -106,7 +106,7 @@ _CUE_STARTS = tuple(cue.replace("_", " ") for cue in (
     "benchmark result dataset environments demonstrat performance accuracy improve gains achieves reduction speedup non absence lack existing previous prior traditional "
     "conventional such e.g including example instance like ranging "
     "applic promis progress interest success breakthrough simulation computations empirical "
-    "domains regimes settings scenarios tasks").split())
+    "domains regimes settings scenarios tasks applications").split())
 
 
 @lru_cache(maxsize=1)
@@ -186,6 +186,8 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
         elif word in _LISTED_SETS and (low.startswith((": ", " ("), end) or low.startswith(", ", end)
                                        and _COUNTED.search(low, max(0, start - 30), start)) and _lists_items(low, end + 2):
             evaluation.append((end + 2, _clause_end(low, end + 2, EVALUATION_SCOPE_WORDS + 6, _ITEMS_END)))
+        elif word in _LISTED_SETS_BEFORE and (listed := _listed_before(low, start)) is not None:
+            evaluation.append(listed)  # `tested in finance and weather forecasting applications`
         elif word in _SET_NOUNS and after in _SET_CUES:
             evaluation.append((following.end(), _clause_end(low, following.end(), EVALUATION_SCOPE_WORDS, _LIST_END)))
         elif word.endswith("-free") and len(word) > 5:  # training-free: what the method does without
@@ -200,6 +202,31 @@ _ITEMS_END = re.compile(r"[.;!?)\]]")  # a list after a colon or in parentheses 
 
 
 _COUNTED = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|several|multiple)\b[^,.;:]*$")
+
+
+_LISTED_SETS_BEFORE = frozenset({"applications", "domains", "tasks", "benchmarks", "datasets", "settings"})
+_TESTING = re.compile(r"\b(?:evaluat|experiment|tested|testing|validat|demonstrat|benchmark|performance|results?\b)")
+_LIST_OPENER = re.compile(r"(?:^|[^a-z])(?:on|in|across) (?=[^,.;:()]*$)")
+
+
+def _listed_before(low: str, at: int) -> tuple[int, int] | None:
+    """The span of a list of several named before the set noun at ``at`` (`on image and text
+    classification tasks`, `in finance and weather forecasting applications`), or None."""
+    window = low[max(0, at - 80):at]
+    opener = None
+    for opener in _LIST_OPENER.finditer(window):
+        pass
+    if opener is None:
+        return None
+    items = window[opener.end():]
+    if " and " not in items and ", " not in items or len(items.split()) > 8:
+        return None
+    sentence_start = max(low.rfind(". ", 0, at), 0)
+    sentence_end = low.find(". ", at)
+    if not _TESTING.search(low, sentence_start, sentence_end if sentence_end >= 0 else len(low)):
+        return None  # (`a dataset for training on captioning and QA tasks` is what the paper is for)
+    start = at - len(window) + opener.end()
+    return start, at
 
 
 def _lists_items(low: str, start: int) -> bool:
