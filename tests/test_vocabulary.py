@@ -433,6 +433,9 @@ def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):
      "Total Variation Regularization"),
     ("The policy trains large, complex network architectures end to end.", "Network Science"),
     ("One-shot post-training pruning of language models keeps the reasoning of the LLM.", "Post-Training"),
+    ("Our label augmentation module fills in missing labels with pseudo-labels.", "Data Augmentation"),
+    ("We search for the optimal ML pipeline for treatment effect estimation.", "MLOps"),
+    ("Robots and AI agents must perceive sounds to act in their surroundings.", "LLM Agents"),
 ])
 def test_a_shipped_ambiguous_name_in_another_sense_does_not_link(text, name):
     assert name not in _shipped_senses(text)
