@@ -420,6 +420,9 @@ def _shipped_senses(text: str) -> set[str]:
     ("Total variation smooths the image while keeping piecewise constant edges in restoration.",
      "Total Variation Regularization"),
     ("We train a verifier to score each solution of a math problem at test time.", "Verifiers"),
+    ("A hypothesis space of finite VC dimension is PAC learnable.", "Hypothesis Classes"),
+    ("On separable data, gradient descent on logistic loss converges to margin maximization.",
+     "Maximum Margin Classifiers"),
 ])
 def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):
     assert name in _shipped_senses(text)
@@ -436,6 +439,9 @@ def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):
     ("Our label augmentation module fills in missing labels with pseudo-labels.", "Data Augmentation"),
     ("We search for the optimal ML pipeline for treatment effect estimation.", "MLOps"),
     ("Robots and AI agents must perceive sounds to act in their surroundings.", "LLM Agents"),
+    ("Autoformulation must search a vast hypothesis space of optimization models.", "Hypothesis Classes"),
+    ("A fuzzy regularizer encourages margin maximization between confusable modulation types.",
+     "Maximum Margin Classifiers"),
 ])
 def test_a_shipped_ambiguous_name_in_another_sense_does_not_link(text, name):
     assert name not in _shipped_senses(text)
