@@ -423,6 +423,7 @@ def _shipped_senses(text: str) -> set[str]:
     ("A hypothesis space of finite VC dimension is PAC learnable.", "Hypothesis Classes"),
     ("On separable data, gradient descent on logistic loss converges to margin maximization.",
      "Maximum Margin Classifiers"),
+    ("Pruning removes half of the weights of each layer with little loss.", "Pruning"),
 ])
 def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):
     assert name in _shipped_senses(text)
@@ -442,6 +443,8 @@ def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):
     ("Autoformulation must search a vast hypothesis space of optimization models.", "Hypothesis Classes"),
     ("A fuzzy regularizer encourages margin maximization between confusable modulation types.",
      "Maximum Margin Classifiers"),
+    ("Dataset pruning discards redundant examples before the model is trained.", "Pruning"),
+    ("Symbolic pruning of the search tree removes equivalent branches of the model.", "Pruning"),
 ])
 def test_a_shipped_ambiguous_name_in_another_sense_does_not_link(text, name):
     assert name not in _shipped_senses(text)
