@@ -464,3 +464,13 @@ def test_other_senses_parse_and_a_mention_inside_one_is_not_the_concept():
     assert found("We improve calibration of confidence scores.") == {"Model Calibration"}
     with pytest.raises(VaultsyncError):
         parse_vocabulary("Gradient Flow ! ,\n")
+
+
+def test_a_cue_that_ends_in_s_meets_the_text_word_it_names():
+    from vaultsync.default_plugins.senses import in_sense
+    local = Vocabulary(parse_vocabulary("Motion Prediction | motion forecasting ? autonomous, pairs\n"))
+    def found(text):
+        return {m.entry.name for m in in_sense(local.match(text), text)}
+    assert found("Motion forecasting of agents for autonomous vehicles.") == {"Motion Prediction"}
+    assert found("Motion forecasting from image pairs.") == {"Motion Prediction"}
+    assert found("Motion forecasting of dancers on stage.") == set()

@@ -52,8 +52,14 @@ def _stem(word: str) -> str:
     return word[:-1] if word.endswith("s") and len(word) > 4 else word
 
 
+def _cues(entry: _Entry) -> set[str]:
+    """The entry's cues, a word stemmed as the text's words are (`pairs` meets `pair`, and
+    `autonomous` is not read as a plural), a phrase as written."""
+    return {cue if " " in cue else _stem(cue) for cue in entry.cues}
+
+
 def _telling_words(entry: _Entry) -> set[str]:
-    words = set(entry.cues)
+    words = _cues(entry)
     for name in (entry.name, *entry.aliases, *entry.broader):
         if sum(c.isupper() for c in name) >= 2 and " " not in name:
             continue  # another acronym tells nothing
@@ -173,9 +179,9 @@ def in_sense(matches: Sequence[_Match], text: str) -> list[_Match]:
         near = " ".join(text[max(0, m.start - SENSE_WINDOW):m.end + SENSE_WINDOW] for m in found
                         if getattr(m, "start", None) is not None) or text
         words = {_stem(w) for w in _WORD.findall(near.casefold())}
-        telling = _telling_words(entry) if acronyms or not entry.cues else set(entry.cues)
+        telling = _telling_words(entry) if acronyms or not entry.cues else _cues(entry)
         if entry.cues:
-            telling |= set(entry.cues)
+            telling |= _cues(entry)
         if not _carries(words, telling, surfaces) and not any(" " in cue and cue in near.casefold() for cue in telling):
             doubtful.add(name)
     return [m for m in matches if m.entry.name not in doubtful] if doubtful else list(matches)
