@@ -381,3 +381,12 @@ def test_a_list_named_before_a_set_noun_where_the_method_is_tested_is_evaluation
             "applications. We train agents on long audio captioning and question answering tasks.")
     found = linked(text, vocab("Weather Forecasting", "weather forecasting"), vocab("Audio Captioning", "audio captioning"))
     assert found == {"Audio Captioning"}
+
+
+def test_what_the_abstract_says_falls_short_alone_is_a_contrast():
+    text = ("With chain-of-thought prompting alone, language models struggle to plan. Retrieval alone is "
+            "insufficient too. We propose a search procedure over plans.")
+    found = linked(text, vocab("Chain-of-Thought", "chain-of-thought prompting"), vocab("Retrieval", "retrieval"))
+    assert found == set()
+    text = "Retrieval alone helps: we propose a retrieval index."
+    assert linked(text, vocab("Retrieval", "retrieval")) == {"Retrieval"}

@@ -196,10 +196,15 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
             negated.append((start, end - 5))
         elif word.startswith("non-") or word.startswith("non") and len(word) > 6 and word[3:] in _NON_WORDS:
             negated.append((start, end))  # non-interactive segmentation
+    negated.extend(match.span(1) if match.group(1) else match.span(2) for match in _ALONE_FAILS.finditer(low))
     evaluation.extend(_results_sentences(text, low))
     return negated, evaluation
 
 
+# what the abstract says falls short on its own: `X alone is insufficient`, `prompting alone fails`
+_ALONE_FAILS = re.compile(r"\b((?:[a-z0-9-]+ ){0,3}[a-z0-9-]+) alone (?:is |are |was |were |does |do )?"
+                          r"(?:not|insufficient|inadequate|fails?|failed|cannot|can't|struggles?|falls? short|breaks? down)\b"
+                          r"|\b(?:with|by|from|using|not) ((?:[a-z0-9-]+ ){0,2}[a-z0-9-]+) alone\b")  # `with prompting alone, LLMs struggle`
 _COMPARISON_STOP = re.compile(r" (?:on|in|across|for|by|with|at|over|under|while|and) ")
 _EVALUATION_ON_WORD = re.compile(r" (?:on|across|over|using) ")
 _TESTING_IN = re.compile(r" (?:on|across|over|using|in) ")
