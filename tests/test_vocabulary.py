@@ -424,6 +424,7 @@ def _shipped_senses(text: str) -> set[str]:
     ("On separable data, gradient descent on logistic loss converges to margin maximization.",
      "Maximum Margin Classifiers"),
     ("Pruning removes half of the weights of each layer with little loss.", "Pruning"),
+    ("Synthetic data from language models can replace scarce human annotations.", "Synthetic Data"),
 ])
 def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):
     assert name in _shipped_senses(text)
@@ -445,6 +446,7 @@ def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):
      "Maximum Margin Classifiers"),
     ("Dataset pruning discards redundant examples before the model is trained.", "Pruning"),
     ("Symbolic pruning of the search tree removes equivalent branches of the model.", "Pruning"),
+    ("We show on synthetic data and on ImageNet that the sampler converges.", "Synthetic Data"),
 ])
 def test_a_shipped_ambiguous_name_in_another_sense_does_not_link(text, name):
     assert name not in _shipped_senses(text)
