@@ -425,6 +425,8 @@ def _shipped_senses(text: str) -> set[str]:
      "Maximum Margin Classifiers"),
     ("Pruning removes half of the weights of each layer with little loss.", "Pruning"),
     ("Synthetic data from language models can replace scarce human annotations.", "Synthetic Data"),
+    ("Sequential Monte Carlo tracks the latent state of a state-space model from noisy observations.",
+     "Particle Filters"),
 ])
 def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):
     assert name in _shipped_senses(text)
@@ -447,6 +449,7 @@ def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):
     ("Dataset pruning discards redundant examples before the model is trained.", "Pruning"),
     ("Symbolic pruning of the search tree removes equivalent branches of the model.", "Pruning"),
     ("We show on synthetic data and on ImageNet that the sampler converges.", "Synthetic Data"),
+    ("We tune the Markov kernels of sequential Monte Carlo samplers for a static target.", "Particle Filters"),
 ])
 def test_a_shipped_ambiguous_name_in_another_sense_does_not_link(text, name):
     assert name not in _shipped_senses(text)
