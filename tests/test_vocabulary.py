@@ -427,6 +427,7 @@ def _shipped_senses(text: str) -> set[str]:
     ("Synthetic data from language models can replace scarce human annotations.", "Synthetic Data"),
     ("Sequential Monte Carlo tracks the latent state of a state-space model from noisy observations.",
      "Particle Filters"),
+    ("A teacher assigns pseudo-labels to unlabeled images for the student.", "Self-Training"),
 ])
 def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):
     assert name in _shipped_senses(text)
@@ -450,6 +451,7 @@ def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):
     ("Symbolic pruning of the search tree removes equivalent branches of the model.", "Pruning"),
     ("We show on synthetic data and on ImageNet that the sampler converges.", "Synthetic Data"),
     ("We tune the Markov kernels of sequential Monte Carlo samplers for a static target.", "Particle Filters"),
+    ("Federated multi-view clustering fuses global pseudo-labels across clients.", "Self-Training"),
 ])
 def test_a_shipped_ambiguous_name_in_another_sense_does_not_link(text, name):
     assert name not in _shipped_senses(text)
