@@ -428,6 +428,7 @@ def _shipped_senses(text: str) -> set[str]:
     ("Sequential Monte Carlo tracks the latent state of a state-space model from noisy observations.",
      "Particle Filters"),
     ("A teacher assigns pseudo-labels to unlabeled images for the student.", "Self-Training"),
+    ("The agent answers questions by querying a knowledge base of entity triples.", "Knowledge Bases"),
 ])
 def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):
     assert name in _shipped_senses(text)
@@ -452,6 +453,8 @@ def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):
     ("We show on synthetic data and on ImageNet that the sampler converges.", "Synthetic Data"),
     ("We tune the Markov kernels of sequential Monte Carlo samplers for a static target.", "Particle Filters"),
     ("Federated multi-view clustering fuses global pseudo-labels across clients.", "Self-Training"),
+    ("Our model keeps a knowledge base of view prototypes and three core modules.", "Knowledge Bases"),
+    ("Task-trees align node-, edge- and graph-level tasks.", "Graph Classification"),
 ])
 def test_a_shipped_ambiguous_name_in_another_sense_does_not_link(text, name):
     assert name not in _shipped_senses(text)
