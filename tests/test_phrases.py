@@ -239,4 +239,8 @@ def test_a_phrase_the_vocabulary_checks_the_sense_of_is_left_to_the_vocabulary()
     extraction = vaultsync_extract(abstract=Abstract(text, "seed.txt", 1, 1, Collection("Test")),
                                    context=ExtractContext())
     assert "cp" not in {concept_key(m.name) for m in extraction.concepts}
+    # ... unless the vocabulary is off: then nothing checks the sense, and the phrase stays
+    extraction = vaultsync_extract(abstract=Abstract(text, "seed.txt", 1, 1, Collection("Test")),
+                                   context=ExtractContext(config={"vocabulary": {"enabled": False}}))
+    assert "cp" in {concept_key(m.name) for m in extraction.concepts}
     assert "graph neural network" in keys

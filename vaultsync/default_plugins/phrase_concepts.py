@@ -142,8 +142,9 @@ def vaultsync_extract(abstract: Abstract, context: ExtractContext) -> Extraction
     if not context.options("phrases").get("enabled", True):
         return None
     mentions = phrase_mentions(without_html(abstract.text))
-    ambiguous = _ambiguous_keys()
-    mentions = [m for m in mentions if concept_key(m.name) not in ambiguous]
+    if context.options("vocabulary").get("enabled", True) is not False:  # (else no sense check to leave it to)
+        ambiguous = _ambiguous_keys()
+        mentions = [m for m in mentions if concept_key(m.name) not in ambiguous]
     return Extraction(concepts=tuple(mentions)) if mentions else None
 
 
