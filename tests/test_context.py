@@ -245,3 +245,148 @@ def test_a_named_model_is_a_topic_only_when_the_abstract_opens_with_it():
     assert topics(ran_on, llama) == set()
     about = "Llama-3 is an open family of language models. We study how Llama-3 memorises its data."
     assert topics(about, llama) == {"LLaMA"}
+
+
+def test_examples_after_e_g_are_in_scope_past_its_own_full_stop():
+    text = "Common objectives (e.g., hinge loss and focal loss) ignore the margin. We propose a margin loss."
+    assert linked(text, vocab("Focal Loss", "focal loss"), vocab("Hinge Loss", "hinge loss")) == set()
+    text = "We shape rewards, e.g. with potential functions. Potential functions need tuning."
+    assert linked(text, vocab("Potential Functions", "potential functions")) == {"Potential Functions"}
+
+
+def test_a_percentage_written_in_latex_is_a_figure_of_a_results_sentence():
+    text = ("We propose a spiking forecaster. It attains a $2.4\\%$ lower mean absolute error than baselines "
+            "while using $3.1\\times$ less energy.")
+    assert linked(text, vocab("Mean Absolute Error", "mean absolute error")) == set()
+
+
+def test_where_a_field_has_applications_or_promise_is_an_example_not_the_topic():
+    text = ("Online matching has broad applications in ride hailing and ad auctions. Kernel methods have shown "
+            "promise in protein folding. We give a primal-dual algorithm for online matching.")
+    found = linked(text, vocab("Ad Auctions", "ad auctions"), vocab("Protein Folding", "protein folding"),
+                   vocab("Online Matching", "online matching"))
+    assert found == {"Online Matching"}
+
+
+def test_an_application_of_the_authors_own_or_progress_as_a_subject_stays():
+    text = "We propose a fusion layer for sensors, with applications in handling missing modalities."
+    assert linked(text, vocab("Missing Modalities", "missing modalities")) == {"Missing Modalities"}
+    text = "Progress in job shop scheduling is slow. Success. In job shop scheduling, we route jobs."
+    assert linked(text, vocab("Job Shop Scheduling", "job shop scheduling")) == {"Job Shop Scheduling"}
+
+
+def test_a_list_of_regimes_or_domains_a_method_is_tested_in_is_evaluation():
+    text = ("We propose a probe. We test it in three regimes: label noise, class imbalance, and covariate shift. "
+            "A judge is scored in two domains (code generation and theorem proving, both hard).")
+    found = linked(text, vocab("Label Noise", "label noise"), vocab("Covariate Shift", "covariate shift"),
+                   vocab("Code Generation", "code generation"))
+    assert found == set()
+    # ... not an acronym in parentheses, nor a clause after a colon
+    text = "We solve many tasks (MTL). Our aim in these settings: we learn covariate shift robustly."
+    assert linked(text, vocab("Multi-Task Learning", "MTL"), vocab("Covariate Shift", "covariate shift")
+                  ) == {"Multi-Task Learning", "Covariate Shift"}
+
+
+def test_what_a_method_is_simulated_or_tested_in_is_evaluation():
+    text = ("We bound the error of score matching. Simulations on Gaussian mixture models confirm the rate. "
+            "We evaluate the planner in a model predictive control setting.")
+    found = linked(text, vocab("Gaussian Mixture Models", "Gaussian mixture models"),
+                   vocab("Model Predictive Control", "model predictive control"), vocab("Score Matching", "score matching"))
+    assert found == {"Score Matching"}
+    # ... but a result `in` a setting is not a test in it
+    text = "We propose a planner. Its performance in model predictive control is what we study."
+    assert linked(text, vocab("Model Predictive Control", "model predictive control")) == {"Model Predictive Control"}
+
+
+def test_what_a_method_falls_short_of_or_lags_behind_is_a_contrast():
+    text = ("Adapters are cheap, but their accuracy falls short of full fine-tuning. Pruned models lag behind "
+            "knowledge distillation. We propose mixtures of adapters.")
+    found = linked(text, vocab("Full Fine-Tuning", "full fine-tuning"), vocab("Adapters", "adapters"),
+                   vocab("Knowledge Distillation", "knowledge distillation"))
+    assert found == {"Adapters"}
+
+
+def test_an_acronym_the_abstract_defines_as_something_else_is_not_the_entry():
+    entries = parse_vocabulary("Deep Reinforcement Learning | deep RL | DRL\n"
+                               "Message Passing Neural Networks | MPNNs\n")
+    vocabulary = Vocabulary(entries)
+    def found(text):
+        return {m.entry.name for m in in_sense(vocabulary.match(text), text)}
+    assert found("We build on distributional reinforcement learning (DRL) to curb overestimation; DRL helps.") == set()
+    assert found("We scale deep reinforcement learning (DRL) agents; DRL is costly.") == {
+        "Deep Reinforcement Learning"}
+    assert found("The power of message-passing graph neural networks (MPNNs) is known.") == {
+        "Message Passing Neural Networks"}
+
+
+def test_a_metric_value_or_a_change_from_one_value_to_another_is_a_figure_of_a_results_sentence():
+    text = ("We propose a noise-free sampler. It achieves a Frechet inception distance of 2.23 on small images. "
+            "It also reduces the error on the fold test set from 5.52 to 2.36.")
+    found = linked(text, vocab("Frechet Inception Distance", "Frechet inception distance"),
+                   vocab("Fold Test Set", "fold test set"))
+    assert found == set()
+    # ... not a size (`a corpus of 1.5 billion tokens`)
+    text = "We propose a tokenizer. It improves a corpus of 1.5 billion tokens for protein folding."
+    assert linked(text, vocab("Protein Folding", "protein folding")) == {"Protein Folding"}
+
+
+def test_what_a_method_is_better_than_or_competitive_with_is_a_contrast_up_to_where_it_is_measured():
+    text = ("We propose a judge model. Judges are competitive with outcome reward models in reranking, "
+            "and worse than process reward models in beam search.")
+    found = linked(text, vocab("Outcome Reward Models", "outcome reward models"), vocab("Reranking", "reranking"),
+                   vocab("Process Reward Models", "process reward models"), vocab("Beam Search", "beam search"))
+    assert found == {"Reranking", "Beam Search"}
+
+
+def test_a_percentage_after_a_closing_dollar_and_results_that_preserve_or_degrade_are_figures():
+    text = ("We compress agents. Quantization preserves tool use (a $3$% drop) but degrades planning. "
+            "Search boosts puzzle solving from $<7$% to $90$%.")
+    assert linked(text, vocab("Tool Use", "tool use"), vocab("Puzzle Solving", "puzzle solving")) == set()
+
+
+def test_an_evaluation_that_opens_a_list_after_a_colon_reaches_to_the_full_stop():
+    text = ("We propose domain weights. In experiments, we show gains over three scenarios: (i) lower "
+            "perplexity on web text; (ii) better few-shot reasoning; (iii) stable data mixing laws.")
+    found = linked(text, vocab("Perplexity", "perplexity"), vocab("Data Mixing Laws", "data mixing laws"),
+                   vocab("Few-Shot Learning", "few-shot"))
+    assert found == set()
+
+
+def test_a_metric_named_once_is_what_a_result_is_measured_in():
+    text = "We propose a patch attack. We show it raises the attack success rate of hat-borne lasers."
+    metric = vocab("Attack Success Rate", "attack success rate", ("Evaluation Metrics", "Adversarial Attacks"))
+    assert topics(text, metric) == set()
+    text = "We study the attack success rate. The attack success rate grows with compute."
+    assert topics(text, metric) == {"Attack Success Rate"}
+
+
+def test_what_a_method_bypasses_or_is_compared_to_is_a_contrast():
+    text = "Our learner bypasses explicit reward engineering. We compare it to behaviour cloning on robots."
+    found = linked(text, vocab("Reward Shaping", "reward engineering"), vocab("Behavior Cloning", "behaviour cloning"))
+    assert found == set()
+    # ... but circumventing a curse is what the paper is about
+    text = "In practice the rank is small, circumventing the curse of dimensionality."
+    assert linked(text, vocab("Curse of Dimensionality", "curse of dimensionality")) == {"Curse of Dimensionality"}
+
+
+def test_a_counted_set_of_tasks_listed_after_a_comma_is_evaluation():
+    text = "We slim fine-tuning. It stays competitive on three downstream tasks, visual question answering, NLVR and retrieval."
+    assert linked(text, vocab("Visual Question Answering", "visual question answering")) == set()
+    text = "We study tasks, visual question answering above all, and we propose a solver."
+    assert linked(text, vocab("Visual Question Answering", "visual question answering")) == {"Visual Question Answering"}
+
+
+def test_a_list_named_before_a_set_noun_where_the_method_is_tested_is_evaluation():
+    text = ("We propose a robust process. Experiments demonstrate it in finance and weather forecasting "
+            "applications. We train agents on long audio captioning and question answering tasks.")
+    found = linked(text, vocab("Weather Forecasting", "weather forecasting"), vocab("Audio Captioning", "audio captioning"))
+    assert found == {"Audio Captioning"}
+
+
+def test_what_the_abstract_says_falls_short_alone_is_a_contrast():
+    text = ("With chain-of-thought prompting alone, language models struggle to plan. Retrieval alone is "
+            "insufficient too. We propose a search procedure over plans.")
+    found = linked(text, vocab("Chain-of-Thought", "chain-of-thought prompting"), vocab("Retrieval", "retrieval"))
+    assert found == set()
+    text = "Retrieval alone helps: we propose a retrieval index."
+    assert linked(text, vocab("Retrieval", "retrieval")) == {"Retrieval"}

@@ -223,3 +223,24 @@ def test_stretches_after_to_and_across_odd_whitespace_give_the_same_phrases():
     assert [p.text for p in candidate_phrases("the recover latent components")] == ["recover latent components"]
     spaced = candidate_phrases("graph  neural\nnetworks and\tgraph neural networks")
     assert [(p.text, p.start) for p in spaced] == [("graph  neural\nnetworks", 0), ("graph neural networks", 27)]
+
+
+def test_a_phrase_the_vocabulary_checks_the_sense_of_is_left_to_the_vocabulary():
+    # `calibration` (of a conformal set) and `gradient flow` (of backpropagation) are vocabulary
+    # names with a sense check: found as phrases, they would bring back what the check turned down
+    text = ("We fit the conformal scores on a held-out calibration split. A frozen encoder stops the gradient "
+            "flow to the backbone, and the adapter head learns calibration quickly with graph neural networks.")
+    extraction = vaultsync_extract(abstract=Abstract(text, "seed.txt", 1, 1, Collection("Test")),
+                                   context=ExtractContext())
+    keys = {concept_key(m.name) for m in extraction.concepts}
+    assert "calibration" not in keys and "gradient flow" not in keys
+    # ... and so is a short acronym, which means one thing here and another there (CP decompositions)
+    text = "Our solver handles CP, Tucker, and tensor-train decompositions for graph neural networks."
+    extraction = vaultsync_extract(abstract=Abstract(text, "seed.txt", 1, 1, Collection("Test")),
+                                   context=ExtractContext())
+    assert "cp" not in {concept_key(m.name) for m in extraction.concepts}
+    # ... unless the vocabulary is off: then nothing checks the sense, and the phrase stays
+    extraction = vaultsync_extract(abstract=Abstract(text, "seed.txt", 1, 1, Collection("Test")),
+                                   context=ExtractContext(config={"vocabulary": {"enabled": False}}))
+    assert "cp" in {concept_key(m.name) for m in extraction.concepts}
+    assert "graph neural network" in keys

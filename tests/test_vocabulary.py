@@ -406,3 +406,81 @@ def test_a_state_folder_that_cannot_be_written_only_costs_the_build(tmp_path, mo
     entries = parse_vocabulary(DATA_FILE.read_text("utf-8"), "vocabulary.txt")
     assert Vocabulary(entries, merge=False).match(AUTOMATA_TEXT) and Vocabulary(entries, merge=False)
     assert builds == [1, 1]
+
+
+def _shipped_senses(text: str) -> set[str]:
+    from vaultsync.default_plugins.senses import in_sense
+    return {m.entry.name for m in in_sense(Vocabulary.load().match(text), text)}
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Sparse coding keeps few nonzero weights, so sparsity is controlled directly.", "Sparsity"),
+    ("A twin network with shared weights scores the similarity of image pairs.", "Siamese Networks"),
+    ("Features in superposition make neurons polysemantic in toy models.", "Superposition"),
+    ("Total variation smooths the image while keeping piecewise constant edges in restoration.",
+     "Total Variation Regularization"),
+    ("We train a verifier to score each solution of a math problem at test time.", "Verifiers"),
+    ("A hypothesis space of finite VC dimension is PAC learnable.", "Hypothesis Classes"),
+    ("On separable data, gradient descent on logistic loss converges to margin maximization.",
+     "Maximum Margin Classifiers"),
+    ("Pruning removes half of the weights of each layer with little loss.", "Pruning"),
+    ("Synthetic data from language models can replace scarce human annotations.", "Synthetic Data"),
+    ("Sequential Monte Carlo tracks the latent state of a state-space model from noisy observations.",
+     "Particle Filters"),
+    ("A teacher assigns pseudo-labels to unlabeled images for the student.", "Self-Training"),
+    ("The agent answers questions by querying a knowledge base of entity triples.", "Knowledge Bases"),
+])
+def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):
+    assert name in _shipped_senses(text)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Click logs for item recommendation suffer from data sparsity and cold starts.", "Sparsity"),
+    ("A twin network of the factual and hypothetical world answers counterfactual queries.", "Siamese Networks"),
+    ("The field is a weighted superposition of plane waves.", "Superposition"),
+    ("The total variation gap between two probability paths bounds the error of the flow.",
+     "Total Variation Regularization"),
+    ("The policy trains large, complex network architectures end to end.", "Network Science"),
+    ("One-shot post-training pruning of language models keeps the reasoning of the LLM.", "Post-Training"),
+    ("Our label augmentation module fills in missing labels with pseudo-labels.", "Data Augmentation"),
+    ("We search for the optimal ML pipeline for treatment effect estimation.", "MLOps"),
+    ("Robots and AI agents must perceive sounds to act in their surroundings.", "LLM Agents"),
+    ("Autoformulation must search a vast hypothesis space of optimization models.", "Hypothesis Classes"),
+    ("A fuzzy regularizer encourages margin maximization between confusable modulation types.",
+     "Maximum Margin Classifiers"),
+    ("Dataset pruning discards redundant examples before the model is trained.", "Pruning"),
+    ("Symbolic pruning of the search tree removes equivalent branches of the model.", "Pruning"),
+    ("We show on synthetic data and on ImageNet that the sampler converges.", "Synthetic Data"),
+    ("We tune the Markov kernels of sequential Monte Carlo samplers for a static target.", "Particle Filters"),
+    ("Federated multi-view clustering fuses global pseudo-labels across clients.", "Self-Training"),
+    ("Our model keeps a knowledge base of view prototypes and three core modules.", "Knowledge Bases"),
+    ("Task-trees align node-, edge- and graph-level tasks.", "Graph Classification"),
+])
+def test_a_shipped_ambiguous_name_in_another_sense_does_not_link(text, name):
+    assert name not in _shipped_senses(text)
+
+
+def test_other_senses_parse_and_a_mention_inside_one_is_not_the_concept():
+    from vaultsync.default_plugins.senses import in_sense
+    entries = parse_vocabulary("Gradient Flow | gradient flows ! gradient flow to, gradient flow through\n"
+                               "Model Calibration | calibration ? confidence ! calibration set\n")
+    assert entries[0].others == ("gradient flow to", "gradient flow through") and entries[1].cues == ("confidence",)
+    local = Vocabulary(entries)
+    def found(text):
+        return {m.entry.name for m in in_sense(local.match(text), text)}
+    assert found("Freezing the encoder blocks gradient flow to the backbone.") == set()
+    assert found("We study the gradient flow of two-layer networks.") == {"Gradient Flow"}
+    assert found("Scores on the calibration set give confidence intervals.") == set()
+    assert found("We improve calibration of confidence scores.") == {"Model Calibration"}
+    with pytest.raises(VaultsyncError):
+        parse_vocabulary("Gradient Flow ! ,\n")
+
+
+def test_a_cue_that_ends_in_s_meets_the_text_word_it_names():
+    from vaultsync.default_plugins.senses import in_sense
+    local = Vocabulary(parse_vocabulary("Motion Prediction | motion forecasting ? autonomous, pairs\n"))
+    def found(text):
+        return {m.entry.name for m in in_sense(local.match(text), text)}
+    assert found("Motion forecasting of agents for autonomous vehicles.") == {"Motion Prediction"}
+    assert found("Motion forecasting from image pairs.") == {"Motion Prediction"}
+    assert found("Motion forecasting of dancers on stage.") == set()

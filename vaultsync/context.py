@@ -30,6 +30,9 @@ import ahocorasick
 from typing import Iterable
 
 from .records import ConceptMention, Extraction, frozen_mapping
+from .word_lists import DATA, read_word_lists
+from .context_spans import (_SENTENCE_START, _ITEMS_END, _LISTED_SETS_BEFORE, _COUNTED, _authors_sentence,
+                            _listed_before, _lists_items, _results_sentences)
 
 JUDGED_KINDS = frozenset({"vocabulary", "acronym", "acronym-coined", "phrase"})
 SCOPE_WORDS = 8  # a cue reaches at most this many words (NegEx uses five to six)
@@ -41,9 +44,12 @@ _NEGATION_CUES: dict[str, tuple[str, ...] | None] = {
     "without": None, "unlike": None, "beyond": None, "neither": None, "nor": None,
     "avoid": None, "avoids": None, "avoiding": None, "avoided": None,
     "instead": ("of",), "rather": ("than",), "opposed": ("to",), "inspired": ("by",), "inspiration": ("from",), "contrast": ("to", "with", "against"),
-    "contrary": ("to",), "compared": ("to", "with", "against"), "comparing": ("to", "with", "against"),
+    "contrary": ("to",), "compare": ("to", "with", "against"), "compared": ("to", "with", "against"),
+    "comparing": ("to", "with", "against"),
+    "bypass": None, "bypasses": None, "bypassing": None,  # (not `circumvent`: circumventing a curse is the topic)
     "comparison": ("to", "with", "against"), "motivated": ("by",), "relative": ("to",), "free": ("of",),
-    "alternative": ("to",), "replace": None, "replaces": None, "replacing": None,
+    "alternative": ("to",), "short": ("of",), "lag": ("behind",), "lags": ("behind",), "lagging": ("behind",),
+    "underperform": None, "underperforms": None, "underperforming": None, "replace": None, "replaces": None, "replacing": None,
     "eliminate": None, "eliminates": None, "eliminating": None,
     "not": None, "doesn't": None, "don't": None, "isn't": None, "aren't": None, "can't": None, "cannot": None,
     "absence": ("of",), "lack": ("of",), "lacking": None, "lacks": None,
@@ -54,6 +60,11 @@ _NEGATION_CUES: dict[str, tuple[str, ...] | None] = {
 _NOT_NEGATING = frozenset({"only", "just", "merely", "simply", "necessarily", "yet", "least"})
 _COMPARISON_CUES = frozenset({"outperform", "outperforms", "outperforming", "outperformed", "surpass",
                               "surpasses", "surpassing", "surpassed", "beats", "beating"})
+# what the method is measured against, named after a word of comparison: `better than X`,
+# `competitive with Y in reranking` (as `outperforms`, the scope ends at `in`, `on`, ...)
+_COMPARATIVES: dict[str, tuple[str, ...]] = {
+    "better": ("than",), "worse": ("than",), "faster": ("than",), "competitive": ("with",),
+    "comparable": ("to", "with"), "superior": ("to",), "inferior": ("to",)}
 _COMPARISON_STOPS = frozenset({"on", "in", "across", "for", "by", "with", "at", "over", "under", "while", "and"})
 _EVALUATION_CUES = frozenset({"evaluate", "evaluated", "evaluating", "evaluation", "evaluations", "experiment",
                               "experiments", "experimental", "tested", "testing", "tests", "validate", "validated",
@@ -61,14 +72,23 @@ _EVALUATION_CUES = frozenset({"evaluate", "evaluated", "evaluating", "evaluation
                               # what results are reported on: `performance on`, `gains across`
                               "demonstrate", "demonstrated", "demonstrates", "demonstrating", "performance",
                               "accuracy", "improves", "improvement", "improvements", "gains", "achieves",
-                              "reduction", "reductions", "speedup", "speedups"})
+                              "reduction", "reductions", "speedup", "speedups",
+                              # `simulations on synthetic data`, `empirical analysis on MIP benchmarks`
+                              "simulation", "simulations", "computations", "empirical", "empirically"})
+# a verb of testing also tests `in` a setting (`we evaluate it in a model predictive control setting`)
+_TESTING_VERBS = frozenset({"evaluate", "evaluated", "evaluating", "tested", "testing", "validate", "validated",
+                            "validating", "benchmarked", "benchmarking", "experiments", "simulations", "empirically"})
 _EVALUATION_ON = frozenset({"on", "across", "over", "using"})
 _SET_NOUNS = frozenset({"dataset", "datasets", "benchmark", "benchmarks", "environments"})
 _SET_CUES = frozenset({"such", "including", "like", "e.g"})
 # examples named in passing (`models such as GPT-4, Gemini Pro and Phi-3`): read like evaluation,
 # so a named model or product there is not what the paper is about
 _EXAMPLE_CUES: dict[str, tuple[str, ...] | None] = {"such": ("as",), "e.g": None, "including": None, "like": None,
+                                                    "ranging": ("from",),
                                                     "example": None, "instance": None}
+_LISTS = read_word_lists(DATA / "context_words.txt")
+_APPLICATION_WORDS, _APPLICATION_FOLLOWERS = _LISTS["application_words"], _LISTS["application_followers"]
+_LISTED_SETS = _LISTS["listed_sets"]
 _WORD = re.compile(r"[a-z][a-z0-9'.-]*[a-z0-9]|[a-z]")
 # where a cue's reach ends: a clause boundary
 _CLAUSE_END = re.compile(r"[.;:!?()\[\]]|, (?:but|while|whereas|and|which|we|it|our|this|thereby)\b| but | while | whereas ")
@@ -84,9 +104,11 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 # are never looked at one by one.
 _CUE_STARTS = tuple(cue.replace("_", " ") for cue in (
     "without unlike beyond neither nor_ avoid instead rather opposed inspir motivated contrast contrary compar relative "
-    "free alternative replac eliminat not_ n't cannot outperform surpass beat evaluat experiment test validat "
+    "free alternative bypass better worse faster competitive comparable superior inferior short lag underperform replac eliminat not_ n't cannot outperform surpass beat evaluat experiment test validat "
     "benchmark result dataset environments demonstrat performance accuracy improve gains achieves reduction speedup non absence lack existing previous prior traditional "
-    "conventional such e.g including example instance like").split())
+    "conventional such e.g including example instance like ranging "
+    "applic promis progress interest success breakthrough simulation computations empirical "
+    "domains regimes settings scenarios tasks applications").split())
 
 
 @lru_cache(maxsize=1)
@@ -138,32 +160,54 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
                 negated.append((end, _sentence_end(low, end)))
             else:
                 negated.append((end, _clause_end(low, end, SCOPE_WORDS)))
-        elif word in _COMPARISON_CUES:  # `outperforms LoRA on GLUE` contrasts LoRA, not GLUE
+        elif word in _COMPARISON_CUES or word in _COMPARATIVES and after in _COMPARATIVES[word] \
+                and following.start() == end + 1:  # `outperforms LoRA on GLUE` contrasts LoRA, not GLUE
+            end = end if word in _COMPARISON_CUES else following.end()
             reach = _clause_end(low, end, SCOPE_WORDS)
             stop = _COMPARISON_STOP.search(low, end, reach)
             negated.append((end, stop.start() if stop else reach))
         elif word in _EVALUATION_CUES:
-            on = _EVALUATION_ON_WORD.search(low, end, _clause_end(low, end, 5))
+            on = (_TESTING_IN if word in _TESTING_VERBS else _EVALUATION_ON_WORD).search(low, end, _clause_end(low, end, 5))
             if on is not None and low.count(" ", end, on.start()) <= 4:
                 reach = _clause_end(low, on.end(), EVALUATION_SCOPE_WORDS, _LIST_END)
                 stop = _EVALUATION_STOP.search(low, on.end(), reach)  # `on X by 2%, with less memory`
+                if stop is None and low.startswith(":", reach):  # `on three scenarios: (i) A; (ii) B`
+                    full_stop = _FULL_STOP.search(low, reach)
+                    reach = full_stop.start() if full_stop else len(low)
                 evaluation.append((on.end(), stop.start() if stop else reach))
         elif word in _EXAMPLE_CUES and (_EXAMPLE_CUES[word] is None or after in _EXAMPLE_CUES[word]) \
                 and not (word == "like" and low[max(0, start - 7):start].rstrip().endswith(("would", "'d", "looks"))):
             at = following.end() if _EXAMPLE_CUES[word] and following else end
+            if word == "e.g":  # the scope opens after `e.g.,`, not at its own full stop
+                at = end + len(low[end:end + 3]) - len(low[end:end + 3].lstrip(".,: "))
             evaluation.append((at, _clause_end(low, at, EVALUATION_SCOPE_WORDS, _LIST_END)))
+        elif word in _APPLICATION_WORDS and after in _APPLICATION_FOLLOWERS and following.start() == end + 1 \
+                and not _opens_sentence(low, start) \
+                and not _authors_sentence(low, start):  # (`we propose X, with applications in Y`: Y is theirs)
+            evaluation.append((following.end(), _clause_end(low, following.end(), EVALUATION_SCOPE_WORDS, _LIST_END)))
+        elif word in _LISTED_SETS and (low.startswith((": ", " ("), end) or low.startswith(", ", end)
+                                       and _COUNTED.search(low, max(0, start - 30), start)) and _lists_items(low, end + 2):
+            evaluation.append((end + 2, _clause_end(low, end + 2, EVALUATION_SCOPE_WORDS + 6, _ITEMS_END)))
+        elif word in _LISTED_SETS_BEFORE and (listed := _listed_before(low, start)) is not None:
+            evaluation.append(listed)  # `tested in finance and weather forecasting applications`
         elif word in _SET_NOUNS and after in _SET_CUES:
             evaluation.append((following.end(), _clause_end(low, following.end(), EVALUATION_SCOPE_WORDS, _LIST_END)))
         elif word.endswith("-free") and len(word) > 5:  # training-free: what the method does without
             negated.append((start, end - 5))
         elif word.startswith("non-") or word.startswith("non") and len(word) > 6 and word[3:] in _NON_WORDS:
             negated.append((start, end))  # non-interactive segmentation
+    negated.extend(match.span(1) if match.group(1) else match.span(2) for match in _ALONE_FAILS.finditer(low))
     evaluation.extend(_results_sentences(text, low))
     return negated, evaluation
 
 
+# what the abstract says falls short on its own: `X alone is insufficient`, `prompting alone fails`
+_ALONE_FAILS = re.compile(r"\b((?:[a-z0-9-]+ ){0,3}[a-z0-9-]+) alone (?:is |are |was |were |does |do )?"
+                          r"(?:not|insufficient|inadequate|fails?|failed|cannot|can't|struggles?|falls? short|breaks? down)\b"
+                          r"|\b(?:with|by|from|using|not) ((?:[a-z0-9-]+ ){0,2}[a-z0-9-]+) alone\b")  # `with prompting alone, LLMs struggle`
 _COMPARISON_STOP = re.compile(r" (?:on|in|across|for|by|with|at|over|under|while|and) ")
 _EVALUATION_ON_WORD = re.compile(r" (?:on|across|over|using) ")
+_TESTING_IN = re.compile(r" (?:on|across|over|using|in) ")
 _EVALUATION_STOP = re.compile(r" by | than |,? with |,? while | compared | relative ")
 _NON_WORDS = frozenset({"interactive", "linear", "convex", "parametric", "stationary", "negative", "smooth",
                         "autoregressive", "euclidean", "markovian", "differentiable", "iid"})
@@ -172,6 +216,7 @@ _NON_WORDS = frozenset({"interactive", "linear", "convex", "parametric", "statio
 _PRIOR_WORK = frozenset({"existing", "previous", "prior", "traditional", "conventional"})
 _SENTENCE_OPENERS = frozenset("""however but yet moreover furthermore unfortunately in contrast the most many all
 these such while although though currently notably nevertheless nonetheless still""".split())
+_FULL_STOP = re.compile(r"[.!?](?:\s|$)")
 _SENTENCE_END = re.compile(r"[.;!?](?:\s|$)|, (?:while|whereas|but) (?:we|our)\b|, we\b")
 
 
@@ -188,28 +233,6 @@ def _opens_sentence(text: str, start: int) -> bool:
 def _sentence_end(text: str, start: int) -> int:
     boundary = _SENTENCE_END.search(text, start)
     return boundary.start() if boundary else len(text)
-
-
-# A sentence that reports a result in figures (`improves accuracy by 2.5%`, `a 3x speed-up`, `a
-# score of 42.4`) names what the method was measured on and against, not what it is about.
-_FIGURE = re.compile(r"\d(?:[.,]\d+)? ?(?:%|x\b|×|times\b|points\b|pp\b)|\bscores? of \d")
-_RESULT_VERB = re.compile(r"\b(?:achiev|improv|reduc|increas|outperform|surpass|gain|boost|maintain|reach|attain"
-                          r"|yield|lower|cut|speed|accelerat|match|exceed|beat)")
-
-
-def _results_sentences(text: str, low: str) -> list[tuple[int, int]]:
-    """The spans of the sentences that report results in figures (see ``_FIGURE``)."""
-    if not _FIGURE.search(low):
-        return []
-    starts = [0] + [m.end() for m in _SENTENCE_START.finditer(text)]
-    spans = []
-    for start, end in zip(starts, starts[1:] + [len(low)]):
-        if start and _FIGURE.search(low, start, end) and _RESULT_VERB.search(low, start, end):
-            spans.append((start, end))
-    return spans
-
-
-_SENTENCE_START = re.compile(r"(?<=[.!?])\s+(?=[\"'“(\[*$\\]?[A-Z0-9])")
 
 
 def _clause_end(text: str, start: int, words: int, ends: re.Pattern = _CLAUSE_END) -> int:

@@ -40,6 +40,8 @@ def salient(text: str, extraction: Extraction, own: Iterable[str] = ()) -> Extra
         if once is None:  # named twice or more
             kept.append(mention)
             continue
+        if _METRICS in mention.broader:
+            continue  # a metric named once is what a result is measured in (`improves the attack success rate`)
         if not sentences:
             starts = [0] + [m.end() for m in _SENTENCE_START.finditer(text)]
             sentences = list(zip(starts, starts[1:] + [len(low)]))
@@ -55,6 +57,8 @@ def salient(text: str, extraction: Extraction, own: Iterable[str] = ()) -> Extra
         return extraction
     return Extraction(tuple(kept), extraction.paper_aliases, extraction.metadata)
 
+
+_METRICS = "Evaluation Metrics"  # (the vocabulary's broader concept of every metric)
 
 # a model named with its version or size (`GPT-4`, `Llama-3`, `Mistral-7B`, `Qwen2.5`), not `T2V`
 _VERSIONED = re.compile(r"[A-Za-z][A-Za-z-]*[- ]?v?\d+(?:\.\d+)*(?:-?\d*[BbMmKk])?$")

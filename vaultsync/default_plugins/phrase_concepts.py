@@ -5,6 +5,7 @@ promoted to shared concepts by the link stage."""
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from collections import Counter
 from itertools import chain
 from typing import Sequence
@@ -141,7 +142,21 @@ def vaultsync_extract(abstract: Abstract, context: ExtractContext) -> Extraction
     if not context.options("phrases").get("enabled", True):
         return None
     mentions = phrase_mentions(without_html(abstract.text))
+    if context.options("vocabulary").get("enabled", True) is not False:  # (else no sense check to leave it to)
+        ambiguous = _ambiguous_keys()
+        mentions = [m for m in mentions if concept_key(m.name) not in ambiguous]
     return Extraction(concepts=tuple(mentions)) if mentions else None
+
+
+@lru_cache(maxsize=1)
+def _ambiguous_keys() -> frozenset[str]:
+    """Keys of the names the shipped vocabulary gives a sense check (sense cues, other senses):
+    whether `calibration` is Model Calibration is the vocabulary's to say (it checks the sense),
+    so the same word found as a phrase does not bring back the concept it turned down."""
+    from .vocabulary import Vocabulary  # (the vocabulary's file, read once; its automata unneeded)
+    from .senses import _is_short_acronym
+    return frozenset(concept_key(name) for entry in Vocabulary.load().entries for name in entry.names
+                     if entry.cues or entry.others or _is_short_acronym(name))
 
 
 def promote_phrases(

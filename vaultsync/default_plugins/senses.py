@@ -52,8 +52,14 @@ def _stem(word: str) -> str:
     return word[:-1] if word.endswith("s") and len(word) > 4 else word
 
 
+def _cues(entry: _Entry) -> set[str]:
+    """The entry's cues, a word stemmed as the text's words are (`pairs` meets `pair`, and
+    `autonomous` is not read as a plural), a phrase as written."""
+    return {cue if " " in cue else _stem(cue) for cue in entry.cues}
+
+
 def _telling_words(entry: _Entry) -> set[str]:
-    words = set(entry.cues)
+    words = _cues(entry)
     for name in (entry.name, *entry.aliases, *entry.broader):
         if sum(c.isupper() for c in name) >= 2 and " " not in name:
             continue  # another acronym tells nothing
@@ -94,10 +100,66 @@ def _inside_a_longer_name(match: _Match, text: str) -> bool:
     return False
 
 
+def _in_another_sense(match: _Match, text: str) -> bool:
+    """Is the match part of a phrase in which its name means something else (the entry's
+    ``others``: `calibration` in a conformal `calibration set`)?"""
+    others = getattr(match.entry, "others", ())  # (written with spaces: `long-term` reads `long term`)
+    start, end = getattr(match, "start", None), getattr(match, "end", None)
+    if not others or start is None or end is None:
+        return False
+    for phrase in others:
+        near = text[max(0, start - len(phrase)):end + len(phrase)].casefold().replace("-", " ")
+        offset = max(0, start - len(phrase))
+        at = near.find(phrase)
+        while at >= 0:
+            if offset + at <= start and end <= offset + at + len(phrase):
+                return True
+            at = near.find(phrase, at + 1)
+    return False
+
+
+def _without_redefined_acronyms(matches: list[_Match], text: str) -> list[_Match]:
+    """``matches`` without an acronym the abstract defines as something else: `distributional
+    reinforcement learning (DRL)` is not the entry whose acronym DRL is (Deep Reinforcement
+    Learning). Where the acronym follows in parentheses, the words before it that start with its
+    first letter (`distributional`) must be words of the entry's names; if none is, the abstract
+    means something else by it."""
+    foreign = set()
+    for match in matches:
+        surface = match.surface
+        if (match.entry.name, surface) in foreign or not _is_acronym(surface) or f"({surface})" not in text:
+            continue
+        letters = sum(c.isupper() for c in surface)
+        own = {w[:4] for name in match.entry.names for w in _SPLIT.split(name.casefold()) if w}
+        for at in _finditer(text, f"({surface})"):
+            words = [w for w in _SPLIT.split(text[max(0, at - 120):at].casefold()) if w][-(letters + 2):]
+            firsts = [w for w in words if w[0] == surface[0].casefold()]
+            if firsts and not any(w[:4] in own for w in firsts):
+                foreign.add((match.entry.name, surface))
+                break
+    return [m for m in matches if (m.entry.name, m.surface) not in foreign] if foreign else matches
+
+
+_SPLIT = re.compile(r"[^a-z0-9]+")
+
+
+def _is_acronym(surface: str) -> bool:
+    core = surface[:-1] if surface.endswith("s") else surface
+    return " " not in core and len(core) >= 2 and sum(c.isupper() for c in core) >= 2
+
+
+def _finditer(text: str, needle: str) -> Iterable[int]:
+    at = text.find(needle)
+    while at >= 0:
+        yield at
+        at = text.find(needle, at + 1)
+
+
 def in_sense(matches: Sequence[_Match], text: str) -> list[_Match]:
     """``matches`` without those whose entry was found only by an ambiguous spelling in a text
     that does not carry the entry's sense, and without matches inside a longer name."""
-    matches = [m for m in matches if not _inside_a_longer_name(m, text)]
+    matches = [m for m in matches if not _inside_a_longer_name(m, text) and not _in_another_sense(m, text)]
+    matches = _without_redefined_acronyms(matches, text)
     by_entry: dict[str, list[_Match]] = {}
     for match in matches:
         by_entry.setdefault(match.entry.name, []).append(match)
@@ -117,9 +179,9 @@ def in_sense(matches: Sequence[_Match], text: str) -> list[_Match]:
         near = " ".join(text[max(0, m.start - SENSE_WINDOW):m.end + SENSE_WINDOW] for m in found
                         if getattr(m, "start", None) is not None) or text
         words = {_stem(w) for w in _WORD.findall(near.casefold())}
-        telling = _telling_words(entry) if acronyms or not entry.cues else set(entry.cues)
+        telling = _telling_words(entry) if acronyms or not entry.cues else _cues(entry)
         if entry.cues:
-            telling |= set(entry.cues)
+            telling |= _cues(entry)
         if not _carries(words, telling, surfaces) and not any(" " in cue and cue in near.casefold() for cue in telling):
             doubtful.add(name)
     return [m for m in matches if m.entry.name not in doubtful] if doubtful else list(matches)

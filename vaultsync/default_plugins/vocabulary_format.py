@@ -72,6 +72,9 @@ class VocabularyEntry:
     # words that carry this entry's sense (`? uncertainty, confidence`): an ambiguous mention (one
     # word, a short acronym) links only where one of them (or a word of the entry's names) occurs
     cues: tuple[str, ...] = ()
+    # phrases in which a name of the entry means something else (`! calibration set`): a mention
+    # inside one is not this concept
+    others: tuple[str, ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -95,18 +98,21 @@ def parse_vocabulary(text: str, origin: str = "vocabulary.txt") -> list[Vocabula
         line = line.strip()
         if not line or line.startswith("#"):
             continue
+        line, _, others_part = line.partition(" ! ")
         line, _, cues_part = line.partition(" ? ")
+        others = tuple(o.strip().casefold() for o in others_part.split(",") if o.strip())
         names_part, _, broader_part = line.partition(">")
         names = [name.strip() for name in names_part.split("|")]
         broader = [name.strip() for name in broader_part.split(";")] if broader_part else []
         cues = tuple(c.strip().casefold() for c in cues_part.split(",") if c.strip())
-        if not all(names) or not all(broader) or "<" in line or (cues_part and not cues):
+        if not all(names) or not all(broader) or "<" in line or (cues_part and not cues) \
+                or (others_part and not others):
             raise VaultsyncError(
-                f"{origin} line {number}: expected `Name | alias > Broader ; Broader ? cue, cue`; fix the "
+                f"{origin} line {number}: expected `Name | alias > Broader ; Broader ? cue, cue ! other sense`; fix the "
                 "empty name or stray separator."
             )
         aliases = tuple(dict.fromkeys(a for a in names[1:] if a.casefold() != names[0].casefold()))
-        entries.append(VocabularyEntry(names[0], aliases, tuple(broader), f"{origin} line {number}", cues))
+        entries.append(VocabularyEntry(names[0], aliases, tuple(broader), f"{origin} line {number}", cues, others))
     return entries
 
 
@@ -283,7 +289,7 @@ def merged_entries(entries: Iterable[VocabularyEntry]) -> tuple[VocabularyEntry,
             old = merged[hit]
             names = _unique((*entry.names, *old.names))
             entry = VocabularyEntry(names[0], names[1:], entry.broader or old.broader, entry.origin,
-                                    entry.cues or old.cues)
+                                    entry.cues or old.cues, entry.others or old.others)
             merged[hit] = entry
         else:
             hit = len(merged)
@@ -295,7 +301,7 @@ def merged_entries(entries: Iterable[VocabularyEntry]) -> tuple[VocabularyEntry,
         broader = _unique(canonical.get(entry_key(b), b) for b in entry.broader)
         resolved.append(
             VocabularyEntry(entry.name, entry.aliases, tuple(b for b in broader if b != entry.name), entry.origin,
-                            entry.cues)
+                            entry.cues, entry.others)
         )
     return tuple(resolved)
 

@@ -1,0 +1,77 @@
+"""Spans the context rules read (``vaultsync.context``): sentences, the sentences that report
+results in figures, and lists of what a method is tested on."""
+
+from __future__ import annotations
+
+import re
+
+# A sentence that reports a result in figures (`improves accuracy by 2.5%`, `a 3x speed-up`, `a
+# score of 42.4`) names what the method was measured on and against, not what it is about.
+_FIGURE = re.compile(r"\d(?:[.,]\d+)?\$? ?\\?(?:%|x\b|×|times\b|points\b|pp\b)|\bscores? of \d"
+                     r"|\b(?:of|to) \$?\d+\.\d+\b(?!\s?(?:[kmbt]\b|million|billion|thousand|hours?|days?|[gt]b\b|\$?\\))"  # `an FID of 2.23`, `RMSD from 5.52 to 2.36`
+                     r"|\bfrom \$?\d+(?:\.\d+)?\$? to \$?\d")
+_RESULT_VERB = re.compile(r"\b(?:achiev|improv|reduc|increas|outperform|surpass|gain|boost|maintain|reach|attain"
+                          r"|yield|lower|cut|speed|accelerat|match|exceed|beat|preserv|degrad|drop)")
+
+
+def _results_sentences(text: str, low: str) -> list[tuple[int, int]]:
+    """The spans of the sentences that report results in figures (see ``_FIGURE``)."""
+    if not _FIGURE.search(low):
+        return []
+    starts = [0] + [m.end() for m in _SENTENCE_START.finditer(text)]
+    spans = []
+    for start, end in zip(starts, starts[1:] + [len(low)]):
+        if start and _FIGURE.search(low, start, end) and _RESULT_VERB.search(low, start, end):
+            spans.append((start, end))
+    return spans
+
+
+_SENTENCE_START = re.compile(r"(?<=[.!?])\s+(?=[\"'“(\[*$\\]?[A-Z0-9])")
+
+
+_ITEMS_END = re.compile(r"[.;!?)\]]")  # a list after a colon or in parentheses runs to its end
+
+
+_COUNTED = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|several|multiple)\b[^,.;:]*$")
+
+
+_LISTED_SETS_BEFORE = frozenset({"applications", "domains", "tasks", "benchmarks", "datasets", "settings"})
+_TESTING = re.compile(r"\b(?:evaluat|experiment|tested|testing|validat|demonstrat|benchmark|performance|results?\b)")
+_LIST_OPENER = re.compile(r"(?:^|[^a-z])(?:on|in|across) (?=[^,.;:()]*$)")
+
+
+def _listed_before(low: str, at: int) -> tuple[int, int] | None:
+    """The span of a list of several named before the set noun at ``at`` (`on image and text
+    classification tasks`, `in finance and weather forecasting applications`), or None."""
+    window = low[max(0, at - 80):at]
+    opener = None
+    for opener in _LIST_OPENER.finditer(window):
+        pass
+    if opener is None:
+        return None
+    items = window[opener.end():]
+    if " and " not in items and ", " not in items or len(items.split()) > 8:
+        return None
+    sentence_start = max(low.rfind(". ", 0, at), 0)
+    sentence_end = low.find(". ", at)
+    if not _TESTING.search(low, sentence_start, sentence_end if sentence_end >= 0 else len(low)):
+        return None  # (`a dataset for training on captioning and QA tasks` is what the paper is for)
+    start = at - len(window) + opener.end()
+    return start, at
+
+
+def _lists_items(low: str, start: int) -> bool:
+    """Does a list of several items start at ``start`` (`A, B, and C`), not an acronym or a clause?"""
+    end = _ITEMS_END.search(low, start)
+    items = low[start:end.start() if end else len(low)]
+    return items.count(",") >= 1 and len(items.split()) <= 3 * (items.count(",") + 2)
+
+
+_AUTHORS_WORDS = re.compile(r"\b(?:we|our|us|this (?:paper|work|study))\b")
+
+
+def _authors_sentence(low: str, at: int) -> bool:
+    """Do the authors speak in the sentence around ``at`` (`we`, `our`, `this paper`)?"""
+    start = max(low.rfind(". ", 0, at), 0)
+    end = low.find(". ", at)
+    return _AUTHORS_WORDS.search(low, start, end if end >= 0 else len(low)) is not None
