@@ -741,3 +741,40 @@ def test_a_position_paper_whose_claim_makes_no_title_is_a_position_on_its_topic(
     text = ("While certified robustness is widely promoted, challenges remain. This position paper is a call to arms "
             "for the community working on certified robustness.")
     assert paper_name(text, Extraction(concepts=(mention,))).title == "Position on certified robustness"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        # a second appositive of the contribution sentence, after one that names nothing
+        ("Retrieval is slow on long documents. We propose two methods: (1) a lookup table inspired by methods from "
+         "caching, and (2) a novel approach, QUILLS, which compresses each passage into a short code.", "QUILLS"),
+        # a name given in a later sentence, as an appositive
+        ("Graph learners overfit small training sets. We derive a bound on the generalization gap of message "
+         "passing. Guided by this bound, we build on it the design of MORPHA, an augmentation algorithm that "
+         "mixes node features.", "MORPHA"),
+        # a title-case long form the authors turn something into, used again
+        ("Retrieval is slow on long documents. We restructure flat passage lists into Tabular Passage Codes (TPC) "
+         "by grouping passages. We show that TPC retrieves passages with one lookup and that TPC scales well.", "TPC"),
+        # `Long Form (LF) is a method that ...` opening a sentence
+        ("Retrieval is slow on long documents. Tabular Passage Codes (TPC) is a method that compresses each passage "
+         "into a short code.", "TPC"),
+    ],
+)
+def test_names_a_method_named_past_the_contribution_sentence(text, name):
+    assert paper_name(text).name == name
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Graph learners overfit small training sets. We propose a regulariser that mixes node features, and we "
+        "compare it with GraphMix, a popular augmentation method from prior work.",
+        "Graph learners overfit small training sets. We propose a regulariser that mixes node features. It beats "
+        "baselines such as GraphMix, an augmentation method that interpolates graphs.",
+        "Retrieval is slow on long documents. We restructure conventional systems built on Tabular Passage Codes "
+        "(TPC) by Smith et al. (2021). We show that TPC is slow and that TPC scales poorly.",
+    ],
+)
+def test_a_name_given_past_the_contribution_sentence_is_not_prior_work(text):
+    assert paper_name(text).name is None

@@ -164,16 +164,46 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
     yield _Candidate((rank if strength == 2 else rank + 1) - emphasised, pos, name, long, end)
 
 
+_NAME_THEN_WHAT = re.compile(rf"(?<![\w{_DASH}])([A-Za-z][\w{_DASH}+]*[\w+]), (?:a|an) (?:[\w{_DASH}]+ ){{0,5}}?{_HEAD_NOUNS}\b")
+_TITLE_LONG_THEN_ACRONYM = re.compile(r"(?<= )(?:into|as|our|novel|new|a|an) ((?:[A-Z][\w-]* ){1,5}[A-Z][\w-]*) \(([A-Z][\w-]*)\)")
+_NOT_OURS = re.compile(r"\b(?:such as|e\.g\.|like|including|than|over|baselines?|compared|versus|vs\.|et al|(?:19|20)\d\d|"
+                       r"match(?:es)?|outperform[a-z]*|compar[a-z]*|performance of|against|existing|prior|previous)\b")
+
+
+def _named_later(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[_Candidate]:
+    """Names the paper gives past its contribution sentence: `... informs the design of X, an
+    efficient algorithm ...`; `we restructure chains into Title Case Chains (TCC)` where the
+    authors act and use the name again. Never in a sentence about prior work or baselines."""
+    for match in _NAME_THEN_WHAT.finditer(text):
+        start, end = _sentence(bounds, match.start())
+        if coined_strength(match.group(1)) == 2 and not _NOT_OURS.search(low, start, match.end() + 1) \
+                and not _ESTABLISHED.search(low, start, match.end() + 1):
+            yield from _after_intro(text, match.start(), 2)
+    for match in _TITLE_LONG_THEN_ACRONYM.finditer(text) if "(" in text else ():
+        start, _ = _sentence(bounds, match.start())
+        acronym, uses = match.group(2), text.count(match.group(2))
+        if start and coined_strength(acronym) == 2 and uses >= 3 and expands(match.group(1), acronym) \
+                and re.search(r"\b(?:we|our)\b", low[start:match.start() + 1]) \
+                and not _NOT_OURS.search(low, start, match.start() + 1) \
+                and not _ESTABLISHED.search(low, max(start, match.start() - 20), match.start() + 1):
+            yield _Candidate(2, match.start(1), acronym, match.group(1), match.end())
+
+
 def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[_Candidate]:
     """Every name candidate in ``text``; ``low`` is `" " + text` lower-cased (ASCII only)."""
     for match in _INTRO.finditer(low):
         yield from _after_intro(text, match.end() - 1, 0)
         start, end = _sentence(bounds, match.start())
-        appositive = _APPOSITIVE.search(low, match.end(), end + 1)
-        if appositive:
+        # every appositive of the sentence: `two methods: (1) a ratio attack inspired by methods from
+        # X, and (2) a novel approach, PRISM, which ...`
+        for appositive in _APPOSITIVE.finditer(low, match.end(), end + 1):
             before = text[appositive.start() - 1:appositive.end() - 1].strip(" ,:")
-            for candidate in _after_intro(text, appositive.end() - 1, 1):
-                yield candidate._replace(before=before)
+            if before.rsplit(" ", 1)[-1][:1].isupper():
+                continue  # (`the Algebraic Combinatorics Dataset | Repository (ACD Repo)`: inside a name)
+            found = [candidate._replace(before=before) for candidate in _after_intro(text, appositive.end() - 1, 1)]
+            yield from found
+            if found:
+                break
     for match in _CALLED.finditer(low) if any(map(low.__contains__, _CALLED_WORDS)) else ():
         start, _ = _sentence(bounds, match.start())
         personal = _PERSONAL.search(low, start, match.start() + 1)
@@ -201,6 +231,11 @@ def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[
         token = _TOKEN_AT.match(text, start)
         if token and _IS_A.match(low, token.end() + 1) and coined_strength(token.group(1)) == 2:
             yield _Candidate(1, start, token.group(1), None, token.end())
+        pair = _LONG_THEN_ACRONYM.match(text, start) if start and "(" in text[start:start + 120] else None
+        if pair and pair.group(1)[:1].isupper() and _IS_A.match(low, pair.end() + 1) and coined_strength(pair.group(2)) == 2 \
+                and expands(pair.group(1), pair.group(2)):  # `Long Form (LF) is a method that ...`
+            yield _Candidate(1, start, pair.group(2), pair.group(1), pair.end())
+    yield from _named_later(text, low, bounds)
     for match in _PROPOSED.finditer(low):
         token = _TOKEN_AT.match(text, match.end() - 1)
         if token and coined_strength(token.group(1).rstrip(".")) == 2 and not _MODIFIES.match(text, token.end()):
