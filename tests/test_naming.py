@@ -778,3 +778,26 @@ def test_names_a_method_named_past_the_contribution_sentence(text, name):
 )
 def test_a_name_given_past_the_contribution_sentence_is_not_prior_work(text):
     assert paper_name(text).name is None
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        # the bound it proves defers to what the paper analyses
+        ("Pooled training over many data sources is common. This paper fills this gap by rigorously analyzing "
+         "pooled training of mixture density networks. We establish a general density estimation error bound "
+         "for maximum likelihood.", "Pooled training of mixture density networks"),
+        # ... or to what it shows how to build
+        ("Parallel samplers waste time waiting for the slowest chain. We show how to design lock-free Gibbs "
+         "samplers in a way that avoids waiting. We derive an exact closed form of the obtainable speed-ups.",
+         "Designing lock-free Gibbs samplers"),
+    ],
+)
+def test_a_proved_bound_is_not_the_title_when_the_paper_says_what_it_studies(text, title):
+    assert paper_name(text).title.split(" — ")[0] == title
+
+
+def test_a_proved_bound_stays_the_title_when_nothing_else_says_more():
+    text = ("Wasserstein barycenters are costly to compute. We derive an upper bound for the barycenter "
+            "error of Sinkhorn solvers.")
+    assert paper_name(text).title.startswith("Upper bound for barycenter error of Sinkhorn solvers")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from .topics import opening_topic
+from .verb_forms import _as_gerund, _gerund, _gerund_of_base, _third_person
 from .titles import (_LEADING, _LOOSE_ENDS, _NOT_A_TITLE_START, _VERBS, _WORDS, NAME_CHARS, NAME_WORDS, _capitalise,
                      _cut_at_word, _sentence, _strip_loose_end, _technical, clean_phrase, gist_of)
 
@@ -35,6 +36,7 @@ _CONTRIBUTION = (
         r" (?:we|this paper|this work|this study) (?:[a-z]+ ){1,3}?(?:an?|the) (?:[a-z-]+ ){0,3}?"
         r"(?:study|analysis|investigation|examination|evaluation|characteri[sz]ation) (?:of|into|on) "
     ), "topic", ("study o", "analysis o", "investigation", "examination", "evaluation o", "characteri")),
+    (re.compile(r" we (?:[a-z]+ )?show how to ([a-z]{3,}) (?=(?:a|an|the|[a-z-]+) )"), "how", ("show how to",)),
     (re.compile(
         r" (?:our|the) (?:main |key |core |central )?(?:contribution|idea|foundation|focus) "
         r"(?:of (?:our|this) (?:work|paper|approach) )?is "
@@ -43,45 +45,13 @@ _CONTRIBUTION = (
         r" we (?:also |further |then |first |here |[a-z]{3,}ly )?([a-z]{3,}[^sy ,.]|[a-z]{3,}y) (?=(?:a|an|the|[a-z]+) )"
         r"(?!that |whether |why |when |how |what |if |it |this |these |such |them |to |on |in |with |for )"
     ), "action", ()),
+    (re.compile(  # (last: any sentence that states more wins) `we fill this gap by rigorously analyzing X` -> `X`
+        r" by (?:[a-z]+ly )?(?:analy[sz]ing|studying|investigating|characteri[sz]ing|examining) (?!that |whether |why |how |what |it |this |these |such )"
+    ), "topic", (" by ",)),
 )
 _RELATIVE_VERB = re.compile(r",? (?:that|which) (?:[a-z]{3,}ly )?([a-z]{2,}[a-z]s)\b(?: and ([a-z]{2,}[a-z]s)\b)?")
 _REFERS_BACK = _WORDS["refers_back"]
 _GENERIC_TITLE_WORDS = _WORDS["generic_title_words"]
-
-
-def _gerund(verb: str) -> str:
-    """``exploits`` -> ``exploiting``, ``uses`` -> ``using``, ``maps`` -> ``mapping``."""
-    return _gerund_of_base(verb[:-1])
-
-
-def _gerund_of_base(stem: str) -> str:
-    """``rebalance`` -> ``rebalancing``, ``map`` -> ``mapping``, ``study`` -> ``studying``."""
-    if stem.endswith("ie"):
-        return stem[:-2] + "ying"
-    if stem.endswith(("che", "she", "sse", "xe", "ze")):
-        return stem[:-1] + "ing"
-    if stem.endswith("e") and not stem.endswith(("ee", "ye", "oe")):
-        return stem[:-1] + "ing"
-    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem):
-        return stem + stem[-1] + "ing"
-    return stem + "ing"
-
-
-def _as_gerund(match: re.Match) -> str:
-    verb = match.group(1)
-    if verb.endswith(("ss", "us", "is", "ous")) or verb in ("has", "does", "was", "models", "features", "needs"):
-        return match.group(0)
-    return " " + _gerund(verb) + (f" and {_gerund(match.group(2))}" if match.group(2) else "")
-
-
-def _third_person(verb: str) -> str:
-    if verb.endswith("s"):
-        return verb
-    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        return verb[:-1] + "ies"
-    if verb.endswith(("ss", "sh", "ch", "x", "z")):
-        return verb + "es"
-    return verb + "s"
 
 
 _FILLER_OF = re.compile(
@@ -180,7 +150,12 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
         return _tool_for(used[1]) if len(used) == 2 else ""  # `we propose using X to Y`: never `Using X`
     if reads == "topic" and verb.startswith("extend"):  # `we extend X to dynamic settings` -> `X for ...`
         phrase = phrase.replace(" to ", " for ", 1)
-    if reads == "action":
+    phrase = re.split(r",? in (?:a|such a) (?:way|manner)\b", phrase, maxsplit=1)[0]  # (how, not what)
+    if reads == "how" and verb in _USE_VERBS:
+        return ""
+    if reads == "how":  # `we show how to design X` -> `Designing X`
+        phrase = f"{_gerund_of_base(verb)} {phrase}"
+    elif reads == "action":
         if verb in _NOT_ACTIONS or verb.endswith(("ly", "ed")):
             return ""
         phrase = f"{_gerund_of_base(verb)} {phrase}"
@@ -344,10 +319,22 @@ _HEAD_ONLY = re.compile(r"(?:(?!(?:using|leveraging|exploiting|based|via|with|fo
                         r"scheme|strategy|loss|metric|system|architecture|network|pipeline)s?")
 
 
+_RESULT_HEADS = _WORDS["result_heads"]
+
+
+def _proved_result(title: str) -> bool:
+    """Is the title a result the paper proves (`Upper bound for EMI difference`, `Convergence rate
+    and iteration complexity of X`, `Distribution estimation error bound`), headed by a result noun
+    before its first preposition? What the paper studies or proposes names it better."""
+    words = title.casefold().split()
+    at = next((i for i, word in enumerate(words) if i and word in _HEAD_ENDS), len(words))
+    return at > 0 and (words[at - 1] in _RESULT_HEADS or "and" in words[:at] and words[words.index("and") - 1] in _RESULT_HEADS)
+
+
 def _head_for(head: str, topic: str) -> str:
     """`Lifting method` for the topic `Tensor completion` -> `Lifting method for tensor completion`, when
     the head is not a generic result and that fits a title; else the topic."""
-    if _GENERIC_RESULT.fullmatch(head.casefold()) or set(head.casefold().split()) & set(topic.casefold().split()):
+    if _GENERIC_RESULT.fullmatch(head.casefold()) or _proved_result(head) or set(head.casefold().split()) & set(topic.casefold().split()):
         return topic
     first = topic.split(" ", 1)[0]
     joined = f"{head} for {first.lower() if first[1:].islower() else first}{topic[len(first):]}"
@@ -368,7 +355,7 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
         if needs and not any(map(low.__contains__, needs)):
             continue  # (a few substring tests are cheaper than a scan that cannot match)
         for match in pattern.finditer(low):
-            if head_only and reads != "topic":
+            if head_only and reads != "topic" and not (reads in ("action", "how") and _proved_result(head_only[0])):
                 break
             _, end = _sentence(bounds, match.end() - 1)
             phrase = clean_phrase(text[match.end() - 1:end], 400)
@@ -376,13 +363,18 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
             said = f"{_third_person(verb)} {phrase}" if verb else phrase
             title = _title_from(phrase, reads, verb)
             if title and not head_only and reads == "object" and (_HEAD_ONLY.fullmatch(title.casefold())
-                                                                  or _GENERIC_RESULT.fullmatch(title.casefold())):
+                                                                  or _GENERIC_RESULT.fullmatch(title.casefold())
+                                                                  or _proved_result(title)):
                 head_only = (title, gist_of(said))
             elif title:
-                return (_head_for(head_only[0], title), head_only[1]) if head_only else (title, gist_of(said))
+                if head_only and not _proved_result(head_only[0]):
+                    return _head_for(head_only[0], title), head_only[1]
+                return title, gist_of(said)
             if cut_short is None and reads == "object":
                 title = _title_from(phrase, reads, verb, at_word=True)
                 cut_short = (title, gist_of(said)) if title else None
+    if head_only and _proved_result(head_only[0]):
+        return head_only  # (no sentence says more: the result, never the opening words)
     if head_only:  # `Non-parametric procedure` for the topic the abstract opens with
         joined = _head_for(head_only[0], opening_topic(text, bounds) or head_only[0])
         return (joined if " for " in joined else head_only[0]), head_only[1]  # (never the opening words alone)
