@@ -801,3 +801,27 @@ def test_a_proved_bound_stays_the_title_when_nothing_else_says_more():
     text = ("Wasserstein barycenters are costly to compute. We derive an upper bound for the barycenter "
             "error of Sinkhorn solvers.")
     assert paper_name(text).title.startswith("Upper bound for barycenter error of Sinkhorn solvers")
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        # a claim whose subject is something the paper makes names it, not the topic words
+        ("Masked language models can fill tokens in any order. On the inference side, we show that a greedy "
+         "schedule for picking the unmasking order markedly improves the accuracy of these models.",
+         "Greedy schedule for picking unmasking order"),
+        # a claim about what a model can do reads as that model doing it
+        ("Density estimation suffers in high dimension. We show that shallow networks can attain fast rates "
+         "on image densities.", "Shallow networks attaining fast rates on image densities"),
+        # a dataset `containing` something is a dataset of it; `(and release)` does not hide the object
+        ("Loss curves are rarely shared. We collect (and release) a public dataset containing loss curves of "
+         "pretrained models.", "Public dataset of loss curves of pretrained models"),
+    ],
+)
+def test_a_paper_that_names_nothing_is_titled_by_what_it_shows_or_makes(text, title):
+    assert paper_name(text).title.split(" — ")[0] == title
+
+
+def test_a_claim_about_any_thing_is_not_a_title():
+    text = "Reward models are costly. We prove that any value function can serve as a reward model for search."
+    assert not paper_name(text).title.casefold().startswith("any ")

@@ -6,49 +6,13 @@ from __future__ import annotations
 
 import re
 
+from .contribution_patterns import _CONTRIBUTION
 from .topics import opening_topic
 from .verb_forms import _as_gerund, _gerund, _gerund_of_base, _third_person
 from .titles import (_LEADING, _LOOSE_ENDS, _NOT_A_TITLE_START, _VERBS, _WORDS, NAME_CHARS, NAME_WORDS, _capitalise,
                      _cut_at_word, _sentence, _strip_loose_end, _technical, clean_phrase, gist_of)
 
 
-# Sentences that state what the paper contributes, most telling first: (pattern over the
-# lower-cased text, how the title reads its object). "object": the noun phrase is the title
-# (`we propose a framework for X` -> `Framework for X`); "topic": the same, for a paper that
-# studies something (`we study the convergence of X` -> `Convergence of X`); "action": the verb
-# becomes a gerund (`we rebalance the load across devices` -> `Rebalancing the load across devices`).
-_CONTRIBUTION = (
-    (re.compile(r" (?:this|our) position paper (?:[a-z]+ ){0,2}?(?:argues|advocates|contends|calls for|posits|claims|critiques|challenges|examines)"
-                r"(?: that)? "), "position", ("position paper",)),
-    (re.compile(
-        rf" (?:we|this paper|this work|this article|this study|here we) (?:[a-z]+,? ){{0,4}}?"
-        rf"(?:{_VERBS}|assembl[a-z]*|provid[a-z]*) (?:here )?(?=(?:a|an|the|two|three|several|new|novel|[a-z]+) )"
-    ), "object", ()),
-    (re.compile(  # `we use X to study Y` -> `X for studying Y`
-        r" we (?:[a-z]+ly )?(?:use|apply|leverage|employ|exploit|utili[sz]e) (?=(?:a|an|the|[a-z-]+) [^.;]{3,80}? to [a-z]{3,} )"
-    ), "use", (" use ", " apply ", " leverage ", " employ ", " exploit ", " utili")),
-    (re.compile(
-        r" (?:this (?:paper|work|article|study|note)|we) (?:[a-z]+ ){0,1}?((?:address|stud(?:y|ies)|consider|tackle|"
-        r"investigate|examine|explore|analy[sz]e|focus(?:es)? on|revisit|characteri[sz]e|formali[sz]e|extend)s?) "
-        r"(?!that |whether |why |when |how |what |if |it |this |these |such )"
-    ), "topic", ()),
-    (re.compile(  # `we conduct the first comprehensive investigation into X` -> `X`
-        r" (?:we|this paper|this work|this study) (?:[a-z]+ ){1,3}?(?:an?|the) (?:[a-z-]+ ){0,3}?"
-        r"(?:study|analysis|investigation|examination|evaluation|characteri[sz]ation) (?:of|into|on) "
-    ), "topic", ("study o", "analysis o", "investigation", "examination", "evaluation o", "characteri")),
-    (re.compile(r" we (?:[a-z]+ )?show how to ([a-z]{3,}) (?=(?:a|an|the|[a-z-]+) )"), "how", ("show how to",)),
-    (re.compile(
-        r" (?:our|the) (?:main |key |core |central )?(?:contribution|idea|foundation|focus) "
-        r"(?:of (?:our|this) (?:work|paper|approach) )?is "
-    ), "object", ("contribution", " idea ", "foundation", "focus")),
-    (re.compile(
-        r" we (?:also |further |then |first |here |[a-z]{3,}ly )?([a-z]{3,}[^sy ,.]|[a-z]{3,}y) (?=(?:a|an|the|[a-z]+) )"
-        r"(?!that |whether |why |when |how |what |if |it |this |these |such |them |to |on |in |with |for )"
-    ), "action", ()),
-    (re.compile(  # (last: any sentence that states more wins) `we fill this gap by rigorously analyzing X` -> `X`
-        r" by (?:[a-z]+ly )?(?:analy[sz]ing|studying|investigating|characteri[sz]ing|examining) (?!that |whether |why |how |what |it |this |these |such )"
-    ), "topic", (" by ",)),
-)
 _RELATIVE_VERB = re.compile(r",? (?:that|which) (?:[a-z]{3,}ly )?([a-z]{2,}[a-z]s)\b(?: and ([a-z]{2,}[a-z]s)\b)?")
 _REFERS_BACK = _WORDS["refers_back"]
 _GENERIC_TITLE_WORDS = _WORDS["generic_title_words"]
@@ -151,6 +115,8 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
     if reads == "topic" and verb.startswith("extend"):  # `we extend X to dynamic settings` -> `X for ...`
         phrase = phrase.replace(" to ", " for ", 1)
     phrase = re.split(r",? in (?:a|such a) (?:way|manner)\b", phrase, maxsplit=1)[0]  # (how, not what)
+    if reads == "claim":
+        return _claimed(phrase)
     if reads == "how" and verb in _USE_VERBS:
         return ""
     if reads == "how":  # `we show how to design X` -> `Designing X`
@@ -243,6 +209,8 @@ def _reshaped(phrase: str) -> str:
         phrase = phrase[called.end():]
     phrase = re.sub(r"^((?:[\w-]+ ){0,3}?(?:analys[ie]s|insights?|experiments|evidence) )to (?:better )?(?:understand|study|"
                     r"analy[sz]e|investigate|explain) (?:the )?", r"\1of ", phrase, count=1)  # `analyses to understand X` -> `analyses of X`
+    phrase = re.sub(r"^((?:an? |the )?(?:[\w-]+ ){0,3}(?:dataset|corpus|collection|benchmark|suite)s?) (?:containing|comprising|"
+                    r"consisting of) ", r"\1 of ", phrase, count=1)  # `a dataset containing X` -> `dataset of X`
     seen = _SEEN_AS.search(phrase)  # `X by viewing Y as Z` -> `Y as Z`: the paper's lens says more than its topic
     phrase = seen.group(1) if seen else phrase
     which = _WHICH_DO.match(phrase)  # `which factors most strongly influence X` -> `factors influencing X`
@@ -263,6 +231,33 @@ def _reshaped(phrase: str) -> str:
     if "ed for " not in phrase and "ed to " not in phrase and "built " not in phrase:
         return phrase
     return _PURPOSE.sub(lambda m: " for" + (f" {_gerund_of_base(m.group(1))}" if m.group(1) else ""), phrase, count=1)
+
+
+_CLAIM_VERB = re.compile(r" (?:(?:can|could|may|will|would) (?:[a-z]+ly )?([a-z]{3,})|(?:[a-z]+ly )?([a-z]{3,}s)(?= (?:a|an|the|its|their|[a-z]+ly) ))\b")
+_HEADED = re.compile(r"(?:(?:a|an|the) )?(?:[\w-]+ ){0,3}(?:strategy|method|approach|algorithm|framework|model|scheme|procedure|"
+                     r"technique|estimator|architecture|objective|loss|policy|rule|schedule|mechanism|module|regulari[sz]er|sampler|"
+                     r"protocol|pipeline|initiali[sz]ation)\b")
+
+
+def _claimed(phrase: str) -> str:
+    """The title a claim gives (`we show that ...`): its subject when that is something made (`a
+    suitable strategy for choosing X enhances Y` -> `Strategy for choosing X`), else the subject
+    doing what it is shown to do (`deep networks can achieve X` -> `Deep networks achieving X`)."""
+    verb = _CLAIM_VERB.search(phrase)
+    base = (verb.group(1) or verb.group(2)) if verb else ""
+    if not verb or verb.start() == 0 or "," in phrase[:verb.start()] or base in ("has", "does", "was", "is", "be", "not") \
+            or base in _NOT_ACTIONS:
+        return ""
+    subject = phrase[:verb.start()]
+    if subject.split(" ", 1)[0] in ("any", "every", "all", "each", "no", "some", "most", "many", "this", "it"):
+        return ""  # (a claim about any policy is a property, not a thing the paper makes)
+    if _HEADED.match(subject):
+        return _title_from(subject, "object", "")
+    if verb.group(2):
+        base = base[:-2] if base.endswith(("ches", "shes", "sses", "xes")) else base[:-1]
+    doing = f"{subject} {_gerund_of_base(base)}{phrase[verb.end():]}"
+    title = _title_from(doing, "object", "", at_word=True) if len(subject.split()) <= 4 else ""
+    return title if _gerund_of_base(base) in title.casefold().split() else ""  # (never the subject alone)
 
 
 def _vague(words: list[str]) -> bool:
