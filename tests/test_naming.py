@@ -825,3 +825,23 @@ def test_a_paper_that_names_nothing_is_titled_by_what_it_shows_or_makes(text, ti
 def test_a_claim_about_any_thing_is_not_a_title():
     text = "Reward models are costly. We prove that any value function can serve as a reward model for search."
     assert not paper_name(text).title.casefold().startswith("any ")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kalman smoothers break on outliers. In this paper, we adapt the heavy-tailed robust smoother (HTRS) "
+        "framework of Nguyen et al. (2023) to graphs. In doing so, we obtain an outlier-robust graph smoother.",
+        "Kalman smoothers break on outliers. We extend HTRS, proposed by Nguyen (2023), to graphs and obtain a "
+        "robust graph smoother.",
+    ],
+)
+def test_a_name_cited_with_its_authors_is_prior_work_not_the_papers_name(text):
+    named = paper_name(text)
+    assert named.name is None and "HTRS" not in named.title
+
+
+def test_in_doing_so_we_obtain_a_thing_titles_the_paper():
+    text = ("Kalman smoothers break on outliers. In this paper, we adapt the heavy-tailed robust smoother (HTRS) "
+            "framework of Nguyen et al. (2023) to graphs. In doing so, we obtain an outlier-robust graph smoother.")
+    assert paper_name(text).title.startswith("Outlier-robust graph smoother")

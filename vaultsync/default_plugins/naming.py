@@ -259,6 +259,17 @@ def _class_of_things(candidate: _Candidate, low: str, bounds: list[tuple[int, in
     return not _INTRO.search(low, start, candidate.start + 2)  # (``low`` is the text after a space)
 
 
+_CITED_AFTER = re.compile(r"(?: ?\([^()]{1,20}\))?\)?(?: [a-z-]+){0,2},? (?:of|by|from|in|proposed by|introduced by) (?:[A-Z][\w'-]+ )"
+                          r"(?:(?:and|&) [A-Z][\w'-]+ |et al\.? )?\(?(?:19|20)\d\d")
+
+
+def _cited(text: str, candidate: _Candidate) -> bool:
+    """Is the name cited as someone else's (`the X (XY) framework of Smith et al. (2024)`)? The
+    paper adapts or builds on it: prior work, not its own name."""
+    at = text.find(candidate.name, candidate.start)
+    return at >= 0 and bool(_CITED_AFTER.match(text, at + len(candidate.name)))
+
+
 def _aliases(name: str, long: str | None, others: list[str], extraction: Extraction) -> tuple[str, ...]:
     found: list[str] = []
     keys = {name.casefold()}
@@ -296,7 +307,8 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
     if candidates:
         known = _known_spellings(extraction)
         candidates = [c for c in candidates if (not _known_concept(c.name, known)
-                      or (c.long and not _known_concept(c.long, known))) and not _class_of_things(c, low, bounds)]
+                      or (c.long and not _known_concept(c.long, known))) and not _class_of_things(c, low, bounds)
+                      and not _cited(plain, c)]
     if not candidates:
         title, gist = unnamed_title(plain, low, bounds, extraction)
         return PaperName(title=title, name=None, aliases=_aliases("", None, [], extraction), gist=gist)
