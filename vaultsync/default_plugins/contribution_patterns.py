@@ -16,8 +16,9 @@ _CONTRIBUTION = (
                 r"(?: that)? "), "position", ("position paper",)),
     (re.compile(
         rf"(?: (?:we|this paper|this work|this article|this study|here we) (?:[a-z]+,? ){{0,4}}?|(?:,| and) then )"
-        rf"(?:{_VERBS}|assembl[a-z]*|provid[a-z]*|obtain(?= an? )) (?:\((?:and|or) [a-z]+\) )?(?:here )?(?=(?:a|an|the|two|three|several|new|novel|[a-z]+) )"
+        rf"(?:{_VERBS}|assembl[a-z]*|provid[a-z]*) (?:\((?:and|or) [a-z]+\) )?(?:here )?(?=(?:a|an|the|two|three|several|new|novel|[a-z]+) )"
     ), "object", ()),
+    (re.compile(r" (?:in doing so|thereby|in this way),? we obtain (?=an? )"), "object", ("we obtain",)),  # what the adaptation makes
     (re.compile(  # `we use X to study Y` -> `X for studying Y`
         r" we (?:[a-z]+ly )?(?:use|apply|leverage|employ|exploit|utili[sz]e) (?=(?:a|an|the|[a-z-]+) [^.;]{3,80}? to [a-z]{3,} )"
     ), "use", (" use ", " apply ", " leverage ", " employ ", " exploit ", " utili")),
