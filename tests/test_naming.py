@@ -845,3 +845,24 @@ def test_in_doing_so_we_obtain_a_thing_titles_the_paper():
     text = ("Kalman smoothers break on outliers. In this paper, we adapt the heavy-tailed robust smoother (HTRS) "
             "framework of Nguyen et al. (2023) to graphs. In doing so, we obtain an outlier-robust graph smoother.")
     assert paper_name(text).title.startswith("Outlier-robust graph smoother")
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        # the remedy a claim names, not the motivation sentence
+        ("Detecting outliers is vital in medical imaging. Distance-based detectors vary across backbones. We show "
+         "that simple whitening of the embeddings mitigates this problem.", "Whitening of embeddings"),
+        # a generic head is kept when the gerund alone would read as a fragment
+        ("Causal graphs are hard to learn. We design an algorithm that recovers the causal graph.",
+         "Algorithm recovering causal graph"),
+    ],
+)
+def test_an_unnamed_title_is_what_the_paper_makes_not_a_fragment(text, title):
+    assert paper_name(text).title.split(" — ")[0] == title
+
+
+def test_a_purpose_that_only_lays_groundwork_is_not_a_title():
+    text = ("Evolutionary search is poorly understood. We first propose a benchmark to lay the groundwork for the "
+            "analysis. We then design a two-level search space for multiclass classification.")
+    assert "groundwork" not in paper_name(text).title

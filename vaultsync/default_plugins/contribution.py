@@ -155,6 +155,11 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
     if not words or words[0].casefold() in _NOT_A_TITLE_START:
         return ""
     title = short_phrase(phrase)
+    head = re.search(r"(?:framework|method|approach|algorithm|technique|procedure|model|system|strategy|scheme|pipeline)s?",
+                     generic.group(0)) if generic and phrase.split(" ", 1)[0].endswith("ing") else None
+    if head and title and len(title.split()) <= 3:  # `Recovering underlying graph` alone reads as a fragment
+        joined = f"{head.group(0)} {'for ' if generic.group(0).rstrip().endswith('to') else ''}{title}"
+        title = joined if len(joined) <= NAME_CHARS else title
     if not title and at_word:
         cut = _strip_modifier_end(_cut_at_word(_core(phrase.split("…")[0]), NAME_WORDS, NAME_CHARS))
         following = phrase[len(cut):].split(maxsplit=1)
@@ -164,6 +169,8 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
     elif title and len(title) < len(_core(phrase)) and not _PREPOSITION.search(title) and " of " not in title:
         title = _with_complement(phrase, title)  # `Sandbox suite` -> `Sandbox suite for data-model co-development`
     kept = [w.strip(",.;:").casefold() for w in title.split()]
+    if _EMPTY_PURPOSE.search(title.casefold()):
+        return ""  # `Benchmark to lay groundwork for analysis`: a motivation, not what it is
     if len(kept) < 2 or _REFERS_BACK.intersection(kept) or all(w in _GENERIC_TITLE_WORDS for w in kept) \
             or _vague(title.split()) or any(_GLUED.search(w) for w in kept) \
             or not (_technical(title.split()) or len(kept) >= 3 and sum(w not in _GENERIC_TITLE_WORDS for w in kept) >= 2):
@@ -173,6 +180,7 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
 
 
 _NOT_ACTIONS = _WORDS["not_actions"]
+_EMPTY_PURPOSE = re.compile(r"\b(?:lay|laying|pave|paving|set|setting) (?:the )?(?:groundwork|way|stage|foundations?)\b")
 _MANNER = re.compile(r"\b[a-z]{3,}(?:al|ive|ate|ent|ous|ant|ful|ic|ble|ise|ct)ly (?=[a-z]{3,}ing\b)")
 _VAGUE_HEADS = _WORDS["vague_heads"]
 _PURPOSE = re.compile(r" (?:(?:specifically|particularly|explicitly) )?(?:tailored|designed|developed|intended|suited|"
@@ -233,7 +241,8 @@ def _reshaped(phrase: str) -> str:
     return _PURPOSE.sub(lambda m: " for" + (f" {_gerund_of_base(m.group(1))}" if m.group(1) else ""), phrase, count=1)
 
 
-_CLAIM_VERB = re.compile(r" (?:(?:can|could|may|will|would) (?:[a-z]+ly )?([a-z]{3,})|(?:[a-z]+ly )?([a-z]{3,}s)(?= (?:a|an|the|its|their|[a-z]+ly) ))\b")
+_CLAIM_VERB = re.compile(r" (?:(?:can|could|may|will|would) (?:[a-z]+ly )?([a-z]{3,})|(?:[a-z]+ly )?([a-z]{3,}s)(?= (?:a|an|the|its|their|this|these|such|[a-z]+ly) ))\b")
+_REMEDIES = frozenset("mitigate alleviate resolve address solve fix overcome reduce remedy prevent cure".split())
 _HEADED = re.compile(r"(?:(?:a|an|the) )?(?:[\w-]+ ){0,3}(?:strategy|method|approach|algorithm|framework|model|scheme|procedure|"
                      r"technique|estimator|architecture|objective|loss|policy|rule|schedule|mechanism|module|regulari[sz]er|sampler|"
                      r"protocol|pipeline|initiali[sz]ation)\b")
@@ -251,10 +260,10 @@ def _claimed(phrase: str) -> str:
     subject = phrase[:verb.start()]
     if subject.split(" ", 1)[0] in ("any", "every", "all", "each", "no", "some", "most", "many", "this", "it"):
         return ""  # (a claim about any policy is a property, not a thing the paper makes)
-    if _HEADED.match(subject):
-        return _title_from(subject, "object", "")
     if verb.group(2):
         base = base[:-2] if base.endswith(("ches", "shes", "sses", "xes")) else base[:-1]
+    if _HEADED.match(subject) or base in _REMEDIES:  # `simple normalization of X mitigates this` -> the remedy
+        return _title_from(subject, "object", "")
     doing = f"{subject} {_gerund_of_base(base)}{phrase[verb.end():]}"
     title = _title_from(doing, "object", "", at_word=True) if len(subject.split()) <= 4 else ""
     return title if _gerund_of_base(base) in title.casefold().split() else ""  # (never the subject alone)
