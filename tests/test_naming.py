@@ -866,3 +866,12 @@ def test_a_purpose_that_only_lays_groundwork_is_not_a_title():
     text = ("Evolutionary search is poorly understood. We first propose a benchmark to lay the groundwork for the "
             "analysis. We then design a two-level search space for multiclass classification.")
     assert "groundwork" not in paper_name(text).title
+
+
+def test_extending_the_opening_technique_titles_it_with_where_it_goes():
+    text = ("Contrastive decoding is a standard technique for decoding sequences from language models. While it "
+            "was limited to discrete tokens, we extend it to flow matching models, which generate continuous "
+            "samples. We demonstrate large speedups.")
+    named = paper_name(text)
+    assert named.title.split(" — ")[0] == "Contrastive decoding for flow matching models"
+    assert named.gist.startswith("extends contrastive decoding to flow matching models")

@@ -345,6 +345,14 @@ def _head_for(head: str, topic: str) -> str:
     return joined if len(joined) <= NAME_CHARS and len(joined.split()) <= NAME_WORDS else topic
 
 
+def _extended(text: str, bounds: list[tuple[int, int]], phrase: str) -> str:
+    """`we extend it to diffusion models`, where the abstract opens on speculative sampling ->
+    `Speculative sampling for diffusion models`, when that fits a title; else ``""``."""
+    topic, where = opening_topic(text, bounds), _title_from(phrase, "topic", "")
+    joined = f"{topic} for {where[:1].lower() if where[1:2].islower() else where[:1]}{where[1:]}"
+    return joined if topic and where and len(joined) <= NAME_CHARS and len(joined.split()) <= NAME_WORDS else ""
+
+
 def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tuple[str, str]:
     """(title, gist) of a paper that names nothing, from the sentence stating its contribution:
     ``we propose a framework that exploits X`` -> ``Framework exploiting X``; ``we study the
@@ -365,7 +373,8 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
             phrase = clean_phrase(text[match.end() - 1:end], 400)
             verb = match.group(1) if pattern.groups else ""
             said = f"{_third_person(verb)} {phrase}" if verb else phrase
-            title = _title_from(phrase, reads, verb)
+            title = _title_from(phrase, reads, verb) if reads != "extend" else _extended(text, bounds, phrase)
+            said = f"extends {title.split(' for ')[0].lower()} to {phrase}" if reads == "extend" and title else said
             if title and not head_only and reads == "object" and (_HEAD_ONLY.fullmatch(title.casefold())
                                                                   or _GENERIC_RESULT.fullmatch(title.casefold())
                                                                   or _proved_result(title)):

@@ -19,6 +19,9 @@ _CONTRIBUTION = (
         rf"(?:{_VERBS}|assembl[a-z]*|provid[a-z]*) (?:\((?:and|or) [a-z]+\) )?(?:here )?(?=(?:a|an|the|two|three|several|new|novel|[a-z]+) )"
     ), "object", ()),
     (re.compile(r" (?:in doing so|thereby|in this way),? we obtain (?=an? )"), "object", ("we obtain",)),  # what the adaptation makes
+    (re.compile(  # `we extend it to diffusion models` -> `Speculative sampling for diffusion models` (the opening topic)
+        r" we (?:further |also |then )?extend (?:it|them|this (?:[a-z-]+ )?(?:technique|method|idea|approach|framework|paradigm)) to "
+    ), "extend", ("extend",)),
     (re.compile(  # `we use X to study Y` -> `X for studying Y`
         r" we (?:[a-z]+ly )?(?:use|apply|leverage|employ|exploit|utili[sz]e) (?=(?:a|an|the|[a-z-]+) [^.;]{3,80}? to [a-z]{3,} )"
     ), "use", (" use ", " apply ", " leverage ", " employ ", " exploit ", " utili")),
