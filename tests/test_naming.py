@@ -875,3 +875,9 @@ def test_extending_the_opening_technique_titles_it_with_where_it_goes():
     named = paper_name(text)
     assert named.title.split(" — ")[0] == "Contrastive decoding for flow matching models"
     assert named.gist.startswith("extends contrastive decoding to flow matching models")
+
+
+def test_a_long_method_phrase_drops_its_kind_before_a_generic_topic():
+    text = ("The Fourier transform is a basic tool in signal processing. We introduce the first sublinear-time "
+            "deterministic sparse wavelet transform algorithm for continuous signals with gaps.")
+    assert paper_name(text).title.split(" — ")[0] == "Sublinear-time deterministic sparse wavelet transform"

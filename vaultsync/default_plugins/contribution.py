@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from .contribution_patterns import _CONTRIBUTION
+from .short_phrases import (_INNER_ARTICLE, _MODALS, _PREPOSITION, _core, _strip_modifier_end, short_phrase)
 from .topics import opening_topic
 from .verb_forms import _as_gerund, _gerund, _gerund_of_base, _third_person
 from .titles import (_LEADING, _LOOSE_ENDS, _NOT_A_TITLE_START, _VERBS, _WORDS, NAME_CHARS, NAME_WORDS, _capitalise,
@@ -22,76 +23,10 @@ _FILLER_OF = re.compile(
     r"\b(?:the |a )?(?:problems?|task|setting|case|question|challenge|issue|class|family|notion|strengths|benefits|"
     r"advantages|best) of (?:the )?",
     re.IGNORECASE)
-_CLAUSE = re.compile(r", | ?; | ?: | ?[—–] ?| (?:that|which|where|whereby|whose|who|while|when|because|thus|thereby) |"
-                     r" and (?:we )?(?:show|prove|demonstrate|find|establish|evaluate|achieve|propose)\b| by (?=[a-z]+ing\b)")
-# where a title may be cut: before a preposition (never `of`: `levels | of collaboration` needs it)
-# or a participle (`a dataset of peer reviews | simulating ...`), never a noun in -ing (`deep | learning`,
-# but `an algorithm | matching the ...`)
-_PREPOSITION = re.compile(
-    r" (?=(?:for|in|on|at|with|via|under|from|across|without|between|among|through|by|using|based on|to|into|"
-    r"over|beyond|against|towards?|within|as|until)\b|(?=[a-z]+ing\b)(?!(?:" + "|".join(sorted(_WORDS["nominal_ing"])) +
-    r")\b(?! (?:the|a|an|its|their|this|these|each|all)\b)))")
 _GENERIC_HEAD = re.compile(
     r"^(?:(?:theoretical|analysis|learning|unified|general|new|novel|simple|efficient|effective|rigorous) )?"
     r"(?:framework|method|approach|algorithm|technique|procedure|model|system|theory|paradigm|strategy|scheme|"
     r"pipeline|mechanism|tool|way|solution)s? (?:(?:to|that|which) )?(?=[a-z]+)", re.IGNORECASE)
-
-
-_INNER_ARTICLE = re.compile(r" (?:the|a|an) (?=\w)")
-
-
-_MODALS = frozenset({"can", "could", "may", "might", "will", "would", "shall", "should", "must"})
-
-
-def _core(phrase: str) -> str:
-    """The phrase up to its first clause boundary (a comma, `that`, `which`, `where`, ...)."""
-    match = _CLAUSE.search(phrase)
-    return phrase[:match.start()] if match else phrase
-
-
-def _strip_modifier_end(text: str) -> str:
-    """Without a loose end (see ``_strip_loose_end``) or a premodifier its noun was cut from
-    (`detectors with probabilistic | reasoning`, `analysis of HDM using online | learning`);
-    ``""`` for a cut inside a suspended hyphen (`sample- and communication-efficient | ...`)."""
-    if "-" in text and _SUSPENDED.search(text):
-        return ""
-    while True:
-        text = _strip_loose_end(text)
-        head, _, last = text.rpartition(" ")
-        before = head.rpartition(" ")[2]  # `framework characterizing`, `approach to constructing`: no object
-        participle = last.endswith("ing") and (before in _GENERIC_TITLE_WORDS or before in ("to", "for", "of", "by")
-                                               and last not in _WORDS["nominal_ing"])
-        if not head or last not in _PREMODIFIERS and not ("-" in last and _COMPOUND_ADJECTIVE.search(last)) \
-                and not participle:
-            return text
-        text = head
-
-
-_PREMODIFIERS = _WORDS["premodifiers"]
-_SUSPENDED = re.compile(r"\w- (?:and|or)(?: [\w-]+)?\s*$|\w-\s*$")
-_COMPOUND_ADJECTIVE = re.compile(r"-(?:based|aware|free|specific|driven|guided|efficient|agnostic|order|level|dependent|"
-                                 r"independent|like|wise|informed|constrained|augmented|conditioned)$")
-
-
-def short_phrase(text: str, words: int = NAME_WORDS, chars: int = NAME_CHARS) -> str:
-    """``text`` as a noun phrase of at most ``words`` words and ``chars`` characters: cut at its first
-    clause boundary, then at the last preposition that keeps it short (a participle whose
-    complement was cut goes with it: `accounting | for ...`); ``""`` when that leaves fewer than
-    two words."""
-    text = _strip_modifier_end(_core(text.split("…")[0]).strip())
-    lean = _INNER_ARTICLE.sub(" ", text)  # titles drop articles: `Hitting times of SGD`, not `the ...`
-    if len(lean) <= chars and len(lean.split()) <= words:
-        return lean if len(lean.split()) >= 2 else ""
-    best = ""
-    for match in _PREPOSITION.finditer(text):  # (cut where the articles still tell a participle: `matching the`)
-        head = _strip_modifier_end(text[:match.start()])  # (`accounting | for`: a loose end)
-        articles = head.count(" the ") + head.count(" a ") + head.count(" an ")
-        size = len(head) - 4 * head.count(" the ") - 2 * head.count(" a ") - 3 * head.count(" an ")
-        if size > chars or len(head.split()) - articles > words:
-            break
-        if len(head.split()) - articles >= 2 and not head.count('"') % 2:
-            best = head
-    return _INNER_ARTICLE.sub(" ", best) if best else ""
 
 
 def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> str:
