@@ -881,3 +881,11 @@ def test_a_long_method_phrase_drops_its_kind_before_a_generic_topic():
     text = ("The Fourier transform is a basic tool in signal processing. We introduce the first sublinear-time "
             "deterministic sparse wavelet transform algorithm for continuous signals with gaps.")
     assert paper_name(text).title.split(" — ")[0] == "Sublinear-time deterministic sparse wavelet transform"
+
+
+def test_an_emphasised_long_form_with_math_is_named_by_its_acronym():
+    text = ("Barycenters are costly to compute. In this paper, we introduce a linear time $O(m)$ primal-dual "
+            "algorithm, the *Wasserstein-Descent $\\dot{H}^1$-Ascent* (WDHA) algorithm, for computing exact "
+            "barycenters. We establish the convergence rate of WDHA.")
+    named = paper_name(text)
+    assert named.name == "WDHA" and "$" not in named.title

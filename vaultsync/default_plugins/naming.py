@@ -122,6 +122,10 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
     if bold and 1 < len(words) <= 4 and all(w[:1].isupper() or coined_strength(w) for w in words):
         name, strength, end = bold.group(2).strip(), 2, pos + bold.end()  # **Deep Sight Bench**
         emphasised = True
+        acronym = re.match(r" \(([A-Z][A-Z0-9-]{1,9})\)", text[end:end + 14])
+        if acronym and "$" in name and "".join(c for c in name if c.isupper()) == acronym.group(1).replace("-", ""):
+            yield _Candidate(rank, pos, acronym.group(1), None, end + acronym.end())  # `*Descent $\dot{H}^1$-Ascent* (DHA)`: math is no name
+            return
     else:
         token = _TOKEN_AT.match(window, offset)
         if not token:
@@ -164,6 +168,7 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
     yield _Candidate((rank if strength == 2 else rank + 1) - emphasised, pos, name, long, end)
 
 
+_HEAD_COMMA = re.compile(rf"( {_HEAD_NOUNS}), (?=the [*_])")
 _NAME_THEN_WHAT = re.compile(rf"(?<![\w{_DASH}])([A-Za-z][\w{_DASH}+]*[\w+]), (?:a|an) (?:[\w{_DASH}]+ ){{0,5}}?{_HEAD_NOUNS}\b")
 _TITLE_LONG_THEN_ACRONYM = re.compile(r"(?<= )(?:into|as|our|novel|new|a|an) ((?:[A-Z][\w-]* ){1,5}[A-Z][\w-]*) \(([A-Z][\w-]*)\)")
 _NOT_OURS = re.compile(r"\b(?:such as|e\.g\.|like|including|than|over|baselines?|compared|versus|vs\.|et al|(?:19|20)\d\d|"
@@ -196,6 +201,9 @@ def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[
         start, end = _sentence(bounds, match.start())
         # every appositive of the sentence: `two methods: (1) a ratio attack inspired by methods from
         # X, and (2) a novel approach, PRISM, which ...`
+        for after in _HEAD_COMMA.finditer(text, match.end() - 1, end):  # `... $O(m)$ primal-dual algorithm, the *X* (XY) ...`
+            if not _APPOSITIVE.search(low, match.end(), after.start() + 1):
+                yield from _after_intro(text, after.end(), 1)
         for appositive in _APPOSITIVE.finditer(low, match.end(), end + 1):
             before = text[appositive.start() - 1:appositive.end() - 1].strip(" ,:")
             if before.rsplit(" ", 1)[-1][:1].isupper():
