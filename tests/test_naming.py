@@ -889,3 +889,11 @@ def test_an_emphasised_long_form_with_math_is_named_by_its_acronym():
             "barycenters. We establish the convergence rate of WDHA.")
     named = paper_name(text)
     assert named.name == "WDHA" and "$" not in named.title
+
+
+def test_a_topic_the_field_already_understands_gives_way_to_the_gap_the_paper_studies():
+    text = ("The sample complexity of kernel ridge regression is well understood through spectral arguments. "
+            "However, kernel ridge regression's robustness to label noise remains less explored. We extend recent "
+            "advances in spectral theory to bound it.")
+    title = paper_name(text).title
+    assert "complexity" not in title.casefold() and title.startswith("Kernel ridge regression's robustness")
