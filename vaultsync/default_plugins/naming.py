@@ -10,7 +10,9 @@ Name rules, over the whole abstract (the most reliable pattern wins, then the ea
    sentence about the authors' work;
 1. ``a novel framework, X,`` after an introducing verb, or ``our method, X``; a plain
    capitalised word after an introducing verb (``introduces Grouter, a ...``);
-2. ``called X`` elsewhere; 3. a bold coined token anywhere; 4. the extractors' hints
+2. ``called X`` elsewhere; a name given past the contribution sentence (``the design of X, an
+   efficient algorithm``; ``we restructure chains into Title Case Chains (TCC)``, used again),
+   never beside a baseline, a citation or prior work; 3. a bold coined token anywhere; 4. the extractors' hints
    (``paper_aliases``, ``acronym-coined`` mentions) when the text names the token.
 
 A coined name has inner or several capitals or mixes letters and digits (``OptMaster``,
@@ -21,6 +23,7 @@ that extend the main one (``AVI-Bench-PriSe``) become aliases; names of componen
 loss) do not, so they cannot capture links meant for concept notes. A version number right
 after a name belongs to it (``Llama-Guard 4``).
 
+A name cited with its authors (``the X (XY) framework of Smith et al. (2024)``) is prior work.
 A plural acronym (``MEs``) is a class of things, a name only where its sentence says the paper
 introduces it. Titles: ``name — what it is``; unnamed papers get a descriptive title
 (``unnamed.py``: ``contribution.py``, else ``topics.py``); a gist is never a fragment (``gists.py``).
