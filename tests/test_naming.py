@@ -897,3 +897,18 @@ def test_a_topic_the_field_already_understands_gives_way_to_the_gap_the_paper_st
             "advances in spectral theory to bound it.")
     title = paper_name(text).title
     assert "complexity" not in title.casefold() and title.startswith("Kernel ridge regression's robustness")
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Shifts hurt multimodal models. We propose a theoretical framework for this risk. Central to our framework "
+         "is the introduction of Joint Shift Divergence (JSD2), a principled metric that compares two inputs.", "JSD2"),
+        ("Forecasting needs lags. Their history is mapped by Tensor Shift Operators (TSOs), a novel architecture "
+         "based on integral transforms.", None),  # a plural acronym is a class of things
+        ("Forecasting needs lags. Prior systems use Joint Shift Divergence (JSD2), a principled metric that "
+         "compares two inputs.", None),  # not where the authors speak
+    ],
+)
+def test_an_acronym_in_parentheses_before_an_appositive_names_what_the_authors_introduce(text, name):
+    assert paper_name(text).name == name

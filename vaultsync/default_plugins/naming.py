@@ -172,7 +172,7 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
 
 
 _HEAD_COMMA = re.compile(rf"( {_HEAD_NOUNS}), (?=the [*_])")
-_NAME_THEN_WHAT = re.compile(rf"(?<![\w{_DASH}])([A-Za-z][\w{_DASH}+]*[\w+]), (?:a|an) (?:[\w{_DASH}]+ ){{0,5}}?{_HEAD_NOUNS}\b")
+_NAME_THEN_WHAT = re.compile(rf"(?<![\w{_DASH}])(\(?)([A-Za-z][\w{_DASH}+]*[\w+])\)?, (?:a|an) (?:[\w{_DASH}]+ ){{0,5}}?{_HEAD_NOUNS}\b")
 _TITLE_LONG_THEN_ACRONYM = re.compile(r"(?<= )(?:into|as|our|novel|new|a|an) ((?:[A-Z][\w-]* ){1,5}[A-Z][\w-]*) \(([A-Z][\w-]*)\)")
 _NOT_OURS = re.compile(r"\b(?:such as|e\.g\.|like|including|than|over|baselines?|compared|versus|vs\.|et al|(?:19|20)\d\d|"
                        r"match(?:es)?|outperform[a-z]*|compar[a-z]*|performance of|against|existing|prior|previous)\b")
@@ -184,8 +184,9 @@ def _named_later(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator
     authors act and use the name again. Never in a sentence about prior work or baselines."""
     for match in _NAME_THEN_WHAT.finditer(text):
         start, end = _sentence(bounds, match.start())
-        if coined_strength(match.group(1)) == 2 and not _NOT_OURS.search(low, start, match.end() + 1) \
-                and not _ESTABLISHED.search(low, start, match.end() + 1):
+        if coined_strength(match.group(2)) == 2 and not _PLURAL_ACRONYM.fullmatch(match.group(2)) and not _NOT_OURS.search(low, start, match.end() + 1) \
+                and not _ESTABLISHED.search(low, start, match.end() + 1) \
+                and (not match.group(1) or re.search(r"\b(?:our|we|introduc|propos)", low[start:match.start() + 1])):
             yield from _after_intro(text, match.start(), 2)
     for match in _TITLE_LONG_THEN_ACRONYM.finditer(text) if "(" in text else ():
         start, _ = _sentence(bounds, match.start())
