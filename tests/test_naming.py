@@ -912,3 +912,9 @@ def test_a_topic_the_field_already_understands_gives_way_to_the_gap_the_paper_st
 )
 def test_an_acronym_in_parentheses_before_an_appositive_names_what_the_authors_introduce(text, name):
     assert paper_name(text).name == name
+
+
+def test_a_soft_adjective_gives_way_when_the_title_would_not_fit():
+    text = ("Two views of kernel learning compete. This work presents a theoretical framework of multi-scale adaptive "
+            "representation learning bridging these two views. We derive analytical expressions for output statistics.")
+    assert paper_name(text).title.split(" — ")[0] == "Framework of multi-scale adaptive representation learning"

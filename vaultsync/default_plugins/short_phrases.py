@@ -55,7 +55,7 @@ _COMPOUND_ADJECTIVE = re.compile(r"-(?:based|aware|free|specific|driven|guided|e
                                  r"independent|like|wise|informed|constrained|augmented|conditioned)$")
 
 
-def short_phrase(text: str, words: int = NAME_WORDS, chars: int = NAME_CHARS) -> str:
+def short_phrase(text: str, words: int = NAME_WORDS, chars: int = NAME_CHARS, trimmed: bool = False) -> str:
     """``text`` as a noun phrase of at most ``words`` words and ``chars`` characters: cut at its first
     clause boundary, then at the last preposition that keeps it short (a participle whose
     complement was cut goes with it: `accounting | for ...`); ``""`` when that leaves fewer than
@@ -79,7 +79,14 @@ def short_phrase(text: str, words: int = NAME_WORDS, chars: int = NAME_CHARS) ->
         lean = _INNER_ARTICLE.sub(" ", text[:kind.start()]) if kind and (not first or kind.end() == first.start()) else ""
         best = lean if 3 <= len(lean.split()) <= words and len(lean) <= chars and "," not in lean \
             and " of " not in lean and " and " not in lean and not lean.endswith(("'s", "’s")) else ""
+    first, _, rest = text.partition(" ")
+    if not best and not trimmed and _SOFT_ADJECTIVE.fullmatch(first.casefold()) and len(rest.split()) >= 3:
+        return short_phrase(rest, words, chars, True)  # `theoretical | framework of multi-scale adaptive feature learning`
     return _INNER_ARTICLE.sub(" ", best) if best else ""
+
+
+_SOFT_ADJECTIVE = re.compile(r"theoretical|unified|general|generic|novel|new|simple|principled|rigorous|comprehensive|"
+                             r"systematic|flexible|practical|effective|efficient|formal|modular")
 
 
 _TRAILING_KIND = re.compile(r" (?:algorithm|method|framework|approach|technique|procedure|scheme)s?$|"
