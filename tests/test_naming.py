@@ -741,3 +741,180 @@ def test_a_position_paper_whose_claim_makes_no_title_is_a_position_on_its_topic(
     text = ("While certified robustness is widely promoted, challenges remain. This position paper is a call to arms "
             "for the community working on certified robustness.")
     assert paper_name(text, Extraction(concepts=(mention,))).title == "Position on certified robustness"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        # a second appositive of the contribution sentence, after one that names nothing
+        ("Retrieval is slow on long documents. We propose two methods: (1) a lookup table inspired by methods from "
+         "caching, and (2) a novel approach, QUILLS, which compresses each passage into a short code.", "QUILLS"),
+        # a name given in a later sentence, as an appositive
+        ("Graph learners overfit small training sets. We derive a bound on the generalization gap of message "
+         "passing. Guided by this bound, we build on it the design of MORPHA, an augmentation algorithm that "
+         "mixes node features.", "MORPHA"),
+        # a title-case long form the authors turn something into, used again
+        ("Retrieval is slow on long documents. We restructure flat passage lists into Tabular Passage Codes (TPC) "
+         "by grouping passages. We show that TPC retrieves passages with one lookup and that TPC scales well.", "TPC"),
+        # `Long Form (LF) is a method that ...` opening a sentence
+        ("Retrieval is slow on long documents. Tabular Passage Codes (TPC) is a method that compresses each passage "
+         "into a short code.", "TPC"),
+    ],
+)
+def test_names_a_method_named_past_the_contribution_sentence(text, name):
+    assert paper_name(text).name == name
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Graph learners overfit small training sets. We propose a regulariser that mixes node features, and we "
+        "compare it with GraphMix, a popular augmentation method from prior work.",
+        "Graph learners overfit small training sets. We propose a regulariser that mixes node features. It beats "
+        "baselines such as GraphMix, an augmentation method that interpolates graphs.",
+        "Retrieval is slow on long documents. We restructure conventional systems built on Tabular Passage Codes "
+        "(TPC) by Smith et al. (2021). We show that TPC is slow and that TPC scales poorly.",
+    ],
+)
+def test_a_name_given_past_the_contribution_sentence_is_not_prior_work(text):
+    assert paper_name(text).name is None
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        # the bound it proves defers to what the paper analyses
+        ("Pooled training over many data sources is common. This paper fills this gap by rigorously analyzing "
+         "pooled training of mixture density networks. We establish a general density estimation error bound "
+         "for maximum likelihood.", "Pooled training of mixture density networks"),
+        # ... or to what it shows how to build
+        ("Parallel samplers waste time waiting for the slowest chain. We show how to design lock-free Gibbs "
+         "samplers in a way that avoids waiting. We derive an exact closed form of the obtainable speed-ups.",
+         "Designing lock-free Gibbs samplers"),
+    ],
+)
+def test_a_proved_bound_is_not_the_title_when_the_paper_says_what_it_studies(text, title):
+    assert paper_name(text).title.split(" — ")[0] == title
+
+
+def test_a_proved_bound_stays_the_title_when_nothing_else_says_more():
+    text = ("Wasserstein barycenters are costly to compute. We derive an upper bound for the barycenter "
+            "error of Sinkhorn solvers.")
+    assert paper_name(text).title.startswith("Upper bound for barycenter error of Sinkhorn solvers")
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        # a claim whose subject is something the paper makes names it, not the topic words
+        ("Masked language models can fill tokens in any order. On the inference side, we show that a greedy "
+         "schedule for picking the unmasking order markedly improves the accuracy of these models.",
+         "Greedy schedule for picking unmasking order"),
+        # a claim about what a model can do reads as that model doing it
+        ("Density estimation suffers in high dimension. We show that shallow networks can attain fast rates "
+         "on image densities.", "Shallow networks attaining fast rates on image densities"),
+        # a dataset `containing` something is a dataset of it; `(and release)` does not hide the object
+        ("Loss curves are rarely shared. We collect (and release) a public dataset containing loss curves of "
+         "pretrained models.", "Public dataset of loss curves of pretrained models"),
+    ],
+)
+def test_a_paper_that_names_nothing_is_titled_by_what_it_shows_or_makes(text, title):
+    assert paper_name(text).title.split(" — ")[0] == title
+
+
+def test_a_claim_about_any_thing_is_not_a_title():
+    text = "Reward models are costly. We prove that any value function can serve as a reward model for search."
+    assert not paper_name(text).title.casefold().startswith("any ")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kalman smoothers break on outliers. In this paper, we adapt the heavy-tailed robust smoother (HTRS) "
+        "framework of Nguyen et al. (2023) to graphs. In doing so, we obtain an outlier-robust graph smoother.",
+        "Kalman smoothers break on outliers. We extend HTRS, proposed by Nguyen (2023), to graphs and obtain a "
+        "robust graph smoother.",
+    ],
+)
+def test_a_name_cited_with_its_authors_is_prior_work_not_the_papers_name(text):
+    named = paper_name(text)
+    assert named.name is None and "HTRS" not in named.title
+
+
+def test_in_doing_so_we_obtain_a_thing_titles_the_paper():
+    text = ("Kalman smoothers break on outliers. In this paper, we adapt the heavy-tailed robust smoother (HTRS) "
+            "framework of Nguyen et al. (2023) to graphs. In doing so, we obtain an outlier-robust graph smoother.")
+    assert paper_name(text).title.startswith("Outlier-robust graph smoother")
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        # the remedy a claim names, not the motivation sentence
+        ("Detecting outliers is vital in medical imaging. Distance-based detectors vary across backbones. We show "
+         "that simple whitening of the embeddings mitigates this problem.", "Whitening of embeddings"),
+        # a generic head is kept when the gerund alone would read as a fragment
+        ("Causal graphs are hard to learn. We design an algorithm that recovers the causal graph.",
+         "Algorithm recovering causal graph"),
+    ],
+)
+def test_an_unnamed_title_is_what_the_paper_makes_not_a_fragment(text, title):
+    assert paper_name(text).title.split(" — ")[0] == title
+
+
+def test_a_purpose_that_only_lays_groundwork_is_not_a_title():
+    text = ("Evolutionary search is poorly understood. We first propose a benchmark to lay the groundwork for the "
+            "analysis. We then design a two-level search space for multiclass classification.")
+    assert "groundwork" not in paper_name(text).title
+
+
+def test_extending_the_opening_technique_titles_it_with_where_it_goes():
+    text = ("Contrastive decoding is a standard technique for decoding sequences from language models. While it "
+            "was limited to discrete tokens, we extend it to flow matching models, which generate continuous "
+            "samples. We demonstrate large speedups.")
+    named = paper_name(text)
+    assert named.title.split(" — ")[0] == "Contrastive decoding for flow matching models"
+    assert named.gist.startswith("extends contrastive decoding to flow matching models")
+
+
+def test_a_long_method_phrase_drops_its_kind_before_a_generic_topic():
+    text = ("The Fourier transform is a basic tool in signal processing. We introduce the first sublinear-time "
+            "deterministic sparse wavelet transform algorithm for continuous signals with gaps.")
+    assert paper_name(text).title.split(" — ")[0] == "Sublinear-time deterministic sparse wavelet transform"
+
+
+def test_an_emphasised_long_form_with_math_is_named_by_its_acronym():
+    text = ("Barycenters are costly to compute. In this paper, we introduce a linear time $O(m)$ primal-dual "
+            "algorithm, the *Wasserstein-Descent $\\dot{H}^1$-Ascent* (WDHA) algorithm, for computing exact "
+            "barycenters. We establish the convergence rate of WDHA.")
+    named = paper_name(text)
+    assert named.name == "WDHA" and "$" not in named.title
+
+
+def test_a_topic_the_field_already_understands_gives_way_to_the_gap_the_paper_studies():
+    text = ("The sample complexity of kernel ridge regression is well understood through spectral arguments. "
+            "However, kernel ridge regression's robustness to label noise remains less explored. We extend recent "
+            "advances in spectral theory to bound it.")
+    title = paper_name(text).title
+    assert "complexity" not in title.casefold() and title.startswith("Kernel ridge regression's robustness")
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Shifts hurt multimodal models. We propose a theoretical framework for this risk. Central to our framework "
+         "is the introduction of Joint Shift Divergence (JSD2), a principled metric that compares two inputs.", "JSD2"),
+        ("Forecasting needs lags. Their history is mapped by Tensor Shift Operators (TSOs), a novel architecture "
+         "based on integral transforms.", None),  # a plural acronym is a class of things
+        ("Forecasting needs lags. Prior systems use Joint Shift Divergence (JSD2), a principled metric that "
+         "compares two inputs.", None),  # not where the authors speak
+    ],
+)
+def test_an_acronym_in_parentheses_before_an_appositive_names_what_the_authors_introduce(text, name):
+    assert paper_name(text).name == name
+
+
+def test_a_soft_adjective_gives_way_when_the_title_would_not_fit():
+    text = ("Two views of kernel learning compete. This work presents a theoretical framework of multi-scale adaptive "
+            "representation learning bridging these two views. We derive analytical expressions for output statistics.")
+    assert paper_name(text).title.split(" — ")[0] == "Framework of multi-scale adaptive representation learning"

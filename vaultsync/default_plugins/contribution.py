@@ -6,158 +6,27 @@ from __future__ import annotations
 
 import re
 
+from .contribution_patterns import _CONTRIBUTION
+from .short_phrases import (_INNER_ARTICLE, _MODALS, _PREPOSITION, _core, _strip_modifier_end, short_phrase)
 from .topics import opening_topic
+from .verb_forms import _as_gerund, _gerund, _gerund_of_base, _third_person
 from .titles import (_LEADING, _LOOSE_ENDS, _NOT_A_TITLE_START, _VERBS, _WORDS, NAME_CHARS, NAME_WORDS, _capitalise,
                      _cut_at_word, _sentence, _strip_loose_end, _technical, clean_phrase, gist_of)
 
 
-# Sentences that state what the paper contributes, most telling first: (pattern over the
-# lower-cased text, how the title reads its object). "object": the noun phrase is the title
-# (`we propose a framework for X` -> `Framework for X`); "topic": the same, for a paper that
-# studies something (`we study the convergence of X` -> `Convergence of X`); "action": the verb
-# becomes a gerund (`we rebalance the load across devices` -> `Rebalancing the load across devices`).
-_CONTRIBUTION = (
-    (re.compile(r" (?:this|our) position paper (?:[a-z]+ ){0,2}?(?:argues|advocates|contends|calls for|posits|claims|critiques|challenges|examines)"
-                r"(?: that)? "), "position", ("position paper",)),
-    (re.compile(
-        rf" (?:we|this paper|this work|this article|this study|here we) (?:[a-z]+,? ){{0,4}}?"
-        rf"(?:{_VERBS}|assembl[a-z]*|provid[a-z]*) (?:here )?(?=(?:a|an|the|two|three|several|new|novel|[a-z]+) )"
-    ), "object", ()),
-    (re.compile(  # `we use X to study Y` -> `X for studying Y`
-        r" we (?:[a-z]+ly )?(?:use|apply|leverage|employ|exploit|utili[sz]e) (?=(?:a|an|the|[a-z-]+) [^.;]{3,80}? to [a-z]{3,} )"
-    ), "use", (" use ", " apply ", " leverage ", " employ ", " exploit ", " utili")),
-    (re.compile(
-        r" (?:this (?:paper|work|article|study|note)|we) (?:[a-z]+ ){0,1}?((?:address|stud(?:y|ies)|consider|tackle|"
-        r"investigate|examine|explore|analy[sz]e|focus(?:es)? on|revisit|characteri[sz]e|formali[sz]e|extend)s?) "
-        r"(?!that |whether |why |when |how |what |if |it |this |these |such )"
-    ), "topic", ()),
-    (re.compile(  # `we conduct the first comprehensive investigation into X` -> `X`
-        r" (?:we|this paper|this work|this study) (?:[a-z]+ ){1,3}?(?:an?|the) (?:[a-z-]+ ){0,3}?"
-        r"(?:study|analysis|investigation|examination|evaluation|characteri[sz]ation) (?:of|into|on) "
-    ), "topic", ("study o", "analysis o", "investigation", "examination", "evaluation o", "characteri")),
-    (re.compile(
-        r" (?:our|the) (?:main |key |core |central )?(?:contribution|idea|foundation|focus) "
-        r"(?:of (?:our|this) (?:work|paper|approach) )?is "
-    ), "object", ("contribution", " idea ", "foundation", "focus")),
-    (re.compile(
-        r" we (?:also |further |then |first |here |[a-z]{3,}ly )?([a-z]{3,}[^sy ,.]|[a-z]{3,}y) (?=(?:a|an|the|[a-z]+) )"
-        r"(?!that |whether |why |when |how |what |if |it |this |these |such |them |to |on |in |with |for )"
-    ), "action", ()),
-)
 _RELATIVE_VERB = re.compile(r",? (?:that|which) (?:[a-z]{3,}ly )?([a-z]{2,}[a-z]s)\b(?: and ([a-z]{2,}[a-z]s)\b)?")
 _REFERS_BACK = _WORDS["refers_back"]
 _GENERIC_TITLE_WORDS = _WORDS["generic_title_words"]
-
-
-def _gerund(verb: str) -> str:
-    """``exploits`` -> ``exploiting``, ``uses`` -> ``using``, ``maps`` -> ``mapping``."""
-    return _gerund_of_base(verb[:-1])
-
-
-def _gerund_of_base(stem: str) -> str:
-    """``rebalance`` -> ``rebalancing``, ``map`` -> ``mapping``, ``study`` -> ``studying``."""
-    if stem.endswith("ie"):
-        return stem[:-2] + "ying"
-    if stem.endswith(("che", "she", "sse", "xe", "ze")):
-        return stem[:-1] + "ing"
-    if stem.endswith("e") and not stem.endswith(("ee", "ye", "oe")):
-        return stem[:-1] + "ing"
-    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem):
-        return stem + stem[-1] + "ing"
-    return stem + "ing"
-
-
-def _as_gerund(match: re.Match) -> str:
-    verb = match.group(1)
-    if verb.endswith(("ss", "us", "is", "ous")) or verb in ("has", "does", "was", "models", "features", "needs"):
-        return match.group(0)
-    return " " + _gerund(verb) + (f" and {_gerund(match.group(2))}" if match.group(2) else "")
-
-
-def _third_person(verb: str) -> str:
-    if verb.endswith("s"):
-        return verb
-    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        return verb[:-1] + "ies"
-    if verb.endswith(("ss", "sh", "ch", "x", "z")):
-        return verb + "es"
-    return verb + "s"
 
 
 _FILLER_OF = re.compile(
     r"\b(?:the |a )?(?:problems?|task|setting|case|question|challenge|issue|class|family|notion|strengths|benefits|"
     r"advantages|best) of (?:the )?",
     re.IGNORECASE)
-_CLAUSE = re.compile(r", | ?; | ?: | ?[—–] ?| (?:that|which|where|whereby|whose|who|while|when|because|thus|thereby) |"
-                     r" and (?:we )?(?:show|prove|demonstrate|find|establish|evaluate|achieve|propose)\b| by (?=[a-z]+ing\b)")
-# where a title may be cut: before a preposition (never `of`: `levels | of collaboration` needs it)
-# or a participle (`a dataset of peer reviews | simulating ...`), never a noun in -ing (`deep | learning`,
-# but `an algorithm | matching the ...`)
-_PREPOSITION = re.compile(
-    r" (?=(?:for|in|on|at|with|via|under|from|across|without|between|among|through|by|using|based on|to|into|"
-    r"over|beyond|against|towards?|within|as|until)\b|(?=[a-z]+ing\b)(?!(?:" + "|".join(sorted(_WORDS["nominal_ing"])) +
-    r")\b(?! (?:the|a|an|its|their|this|these|each|all)\b)))")
 _GENERIC_HEAD = re.compile(
     r"^(?:(?:theoretical|analysis|learning|unified|general|new|novel|simple|efficient|effective|rigorous) )?"
     r"(?:framework|method|approach|algorithm|technique|procedure|model|system|theory|paradigm|strategy|scheme|"
     r"pipeline|mechanism|tool|way|solution)s? (?:(?:to|that|which) )?(?=[a-z]+)", re.IGNORECASE)
-
-
-_INNER_ARTICLE = re.compile(r" (?:the|a|an) (?=\w)")
-
-
-_MODALS = frozenset({"can", "could", "may", "might", "will", "would", "shall", "should", "must"})
-
-
-def _core(phrase: str) -> str:
-    """The phrase up to its first clause boundary (a comma, `that`, `which`, `where`, ...)."""
-    match = _CLAUSE.search(phrase)
-    return phrase[:match.start()] if match else phrase
-
-
-def _strip_modifier_end(text: str) -> str:
-    """Without a loose end (see ``_strip_loose_end``) or a premodifier its noun was cut from
-    (`detectors with probabilistic | reasoning`, `analysis of HDM using online | learning`);
-    ``""`` for a cut inside a suspended hyphen (`sample- and communication-efficient | ...`)."""
-    if "-" in text and _SUSPENDED.search(text):
-        return ""
-    while True:
-        text = _strip_loose_end(text)
-        head, _, last = text.rpartition(" ")
-        before = head.rpartition(" ")[2]  # `framework characterizing`, `approach to constructing`: no object
-        participle = last.endswith("ing") and (before in _GENERIC_TITLE_WORDS or before in ("to", "for", "of", "by")
-                                               and last not in _WORDS["nominal_ing"])
-        if not head or last not in _PREMODIFIERS and not ("-" in last and _COMPOUND_ADJECTIVE.search(last)) \
-                and not participle:
-            return text
-        text = head
-
-
-_PREMODIFIERS = _WORDS["premodifiers"]
-_SUSPENDED = re.compile(r"\w- (?:and|or)(?: [\w-]+)?\s*$|\w-\s*$")
-_COMPOUND_ADJECTIVE = re.compile(r"-(?:based|aware|free|specific|driven|guided|efficient|agnostic|order|level|dependent|"
-                                 r"independent|like|wise|informed|constrained|augmented|conditioned)$")
-
-
-def short_phrase(text: str, words: int = NAME_WORDS, chars: int = NAME_CHARS) -> str:
-    """``text`` as a noun phrase of at most ``words`` words and ``chars`` characters: cut at its first
-    clause boundary, then at the last preposition that keeps it short (a participle whose
-    complement was cut goes with it: `accounting | for ...`); ``""`` when that leaves fewer than
-    two words."""
-    text = _strip_modifier_end(_core(text.split("…")[0]).strip())
-    lean = _INNER_ARTICLE.sub(" ", text)  # titles drop articles: `Hitting times of SGD`, not `the ...`
-    if len(lean) <= chars and len(lean.split()) <= words:
-        return lean if len(lean.split()) >= 2 else ""
-    best = ""
-    for match in _PREPOSITION.finditer(text):  # (cut where the articles still tell a participle: `matching the`)
-        head = _strip_modifier_end(text[:match.start()])  # (`accounting | for`: a loose end)
-        articles = head.count(" the ") + head.count(" a ") + head.count(" an ")
-        size = len(head) - 4 * head.count(" the ") - 2 * head.count(" a ") - 3 * head.count(" an ")
-        if size > chars or len(head.split()) - articles > words:
-            break
-        if len(head.split()) - articles >= 2 and not head.count('"') % 2:
-            best = head
-    return _INNER_ARTICLE.sub(" ", best) if best else ""
 
 
 def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> str:
@@ -180,7 +49,14 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
         return _tool_for(used[1]) if len(used) == 2 else ""  # `we propose using X to Y`: never `Using X`
     if reads == "topic" and verb.startswith("extend"):  # `we extend X to dynamic settings` -> `X for ...`
         phrase = phrase.replace(" to ", " for ", 1)
-    if reads == "action":
+    phrase = re.split(r",? in (?:a|such a) (?:way|manner)\b", phrase, maxsplit=1)[0]  # (how, not what)
+    if reads == "claim":
+        return _claimed(phrase)
+    if reads == "how" and verb in _USE_VERBS:
+        return ""
+    if reads == "how":  # `we show how to design X` -> `Designing X`
+        phrase = f"{_gerund_of_base(verb)} {phrase}"
+    elif reads == "action":
         if verb in _NOT_ACTIONS or verb.endswith(("ly", "ed")):
             return ""
         phrase = f"{_gerund_of_base(verb)} {phrase}"
@@ -214,6 +90,11 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
     if not words or words[0].casefold() in _NOT_A_TITLE_START:
         return ""
     title = short_phrase(phrase)
+    head = re.search(r"(?:framework|method|approach|algorithm|technique|procedure|model|system|strategy|scheme|pipeline)s?",
+                     generic.group(0)) if generic and phrase.split(" ", 1)[0].endswith("ing") else None
+    if head and title and len(title.split()) <= 3:  # `Recovering underlying graph` alone reads as a fragment
+        joined = f"{head.group(0)} {'for ' if generic.group(0).rstrip().endswith('to') else ''}{title}"
+        title = joined if len(joined) <= NAME_CHARS else title
     if not title and at_word:
         cut = _strip_modifier_end(_cut_at_word(_core(phrase.split("…")[0]), NAME_WORDS, NAME_CHARS))
         following = phrase[len(cut):].split(maxsplit=1)
@@ -223,6 +104,8 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
     elif title and len(title) < len(_core(phrase)) and not _PREPOSITION.search(title) and " of " not in title:
         title = _with_complement(phrase, title)  # `Sandbox suite` -> `Sandbox suite for data-model co-development`
     kept = [w.strip(",.;:").casefold() for w in title.split()]
+    if _EMPTY_PURPOSE.search(title.casefold()):
+        return ""  # `Benchmark to lay groundwork for analysis`: a motivation, not what it is
     if len(kept) < 2 or _REFERS_BACK.intersection(kept) or all(w in _GENERIC_TITLE_WORDS for w in kept) \
             or _vague(title.split()) or any(_GLUED.search(w) for w in kept) \
             or not (_technical(title.split()) or len(kept) >= 3 and sum(w not in _GENERIC_TITLE_WORDS for w in kept) >= 2):
@@ -232,6 +115,7 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
 
 
 _NOT_ACTIONS = _WORDS["not_actions"]
+_EMPTY_PURPOSE = re.compile(r"\b(?:lay|laying|pave|paving|set|setting) (?:the )?(?:groundwork|way|stage|foundations?)\b")
 _MANNER = re.compile(r"\b[a-z]{3,}(?:al|ive|ate|ent|ous|ant|ful|ic|ble|ise|ct)ly (?=[a-z]{3,}ing\b)")
 _VAGUE_HEADS = _WORDS["vague_heads"]
 _PURPOSE = re.compile(r" (?:(?:specifically|particularly|explicitly) )?(?:tailored|designed|developed|intended|suited|"
@@ -268,6 +152,8 @@ def _reshaped(phrase: str) -> str:
         phrase = phrase[called.end():]
     phrase = re.sub(r"^((?:[\w-]+ ){0,3}?(?:analys[ie]s|insights?|experiments|evidence) )to (?:better )?(?:understand|study|"
                     r"analy[sz]e|investigate|explain) (?:the )?", r"\1of ", phrase, count=1)  # `analyses to understand X` -> `analyses of X`
+    phrase = re.sub(r"^((?:an? |the )?(?:[\w-]+ ){0,3}(?:dataset|corpus|collection|benchmark|suite)s?) (?:containing|comprising|"
+                    r"consisting of) ", r"\1 of ", phrase, count=1)  # `a dataset containing X` -> `dataset of X`
     seen = _SEEN_AS.search(phrase)  # `X by viewing Y as Z` -> `Y as Z`: the paper's lens says more than its topic
     phrase = seen.group(1) if seen else phrase
     which = _WHICH_DO.match(phrase)  # `which factors most strongly influence X` -> `factors influencing X`
@@ -288,6 +174,34 @@ def _reshaped(phrase: str) -> str:
     if "ed for " not in phrase and "ed to " not in phrase and "built " not in phrase:
         return phrase
     return _PURPOSE.sub(lambda m: " for" + (f" {_gerund_of_base(m.group(1))}" if m.group(1) else ""), phrase, count=1)
+
+
+_CLAIM_VERB = re.compile(r" (?:(?:can|could|may|will|would) (?:[a-z]+ly )?([a-z]{3,})|(?:[a-z]+ly )?([a-z]{3,}s)(?= (?:a|an|the|its|their|this|these|such|[a-z]+ly) ))\b")
+_REMEDIES = frozenset("mitigate alleviate resolve address solve fix overcome reduce remedy prevent cure".split())
+_HEADED = re.compile(r"(?:(?:a|an|the) )?(?:[\w-]+ ){0,3}(?:strategy|method|approach|algorithm|framework|model|scheme|procedure|"
+                     r"technique|estimator|architecture|objective|loss|policy|rule|schedule|mechanism|module|regulari[sz]er|sampler|"
+                     r"protocol|pipeline|initiali[sz]ation)\b")
+
+
+def _claimed(phrase: str) -> str:
+    """The title a claim gives (`we show that ...`): its subject when that is something made (`a
+    suitable strategy for choosing X enhances Y` -> `Strategy for choosing X`), else the subject
+    doing what it is shown to do (`deep networks can achieve X` -> `Deep networks achieving X`)."""
+    verb = _CLAIM_VERB.search(phrase)
+    base = (verb.group(1) or verb.group(2)) if verb else ""
+    if not verb or verb.start() == 0 or "," in phrase[:verb.start()] or base in ("has", "does", "was", "is", "be", "not") \
+            or base in _NOT_ACTIONS:
+        return ""
+    subject = phrase[:verb.start()]
+    if subject.split(" ", 1)[0] in ("any", "every", "all", "each", "no", "some", "most", "many", "this", "it"):
+        return ""  # (a claim about any policy is a property, not a thing the paper makes)
+    if verb.group(2):
+        base = base[:-2] if base.endswith(("ches", "shes", "sses", "xes")) else base[:-1]
+    if _HEADED.match(subject) or base in _REMEDIES:  # `simple normalization of X mitigates this` -> the remedy
+        return _title_from(subject, "object", "")
+    doing = f"{subject} {_gerund_of_base(base)}{phrase[verb.end():]}"
+    title = _title_from(doing, "object", "", at_word=True) if len(subject.split()) <= 4 else ""
+    return title if _gerund_of_base(base) in title.casefold().split() else ""  # (never the subject alone)
 
 
 def _vague(words: list[str]) -> bool:
@@ -344,14 +258,34 @@ _HEAD_ONLY = re.compile(r"(?:(?!(?:using|leveraging|exploiting|based|via|with|fo
                         r"scheme|strategy|loss|metric|system|architecture|network|pipeline)s?")
 
 
+_RESULT_HEADS = _WORDS["result_heads"]
+
+
+def _proved_result(title: str) -> bool:
+    """Is the title a result the paper proves (`Upper bound for EMI difference`, `Convergence rate
+    and iteration complexity of X`, `Distribution estimation error bound`), headed by a result noun
+    before its first preposition? What the paper studies or proposes names it better."""
+    words = title.casefold().split()
+    at = next((i for i, word in enumerate(words) if i and word in _HEAD_ENDS), len(words))
+    return at > 0 and (words[at - 1] in _RESULT_HEADS or "and" in words[:at] and words[words.index("and") - 1] in _RESULT_HEADS)
+
+
 def _head_for(head: str, topic: str) -> str:
     """`Lifting method` for the topic `Tensor completion` -> `Lifting method for tensor completion`, when
     the head is not a generic result and that fits a title; else the topic."""
-    if _GENERIC_RESULT.fullmatch(head.casefold()) or set(head.casefold().split()) & set(topic.casefold().split()):
+    if _GENERIC_RESULT.fullmatch(head.casefold()) or _proved_result(head) or set(head.casefold().split()) & set(topic.casefold().split()):
         return topic
     first = topic.split(" ", 1)[0]
     joined = f"{head} for {first.lower() if first[1:].islower() else first}{topic[len(first):]}"
     return joined if len(joined) <= NAME_CHARS and len(joined.split()) <= NAME_WORDS else topic
+
+
+def _extended(text: str, bounds: list[tuple[int, int]], phrase: str) -> str:
+    """`we extend it to diffusion models`, where the abstract opens on speculative sampling ->
+    `Speculative sampling for diffusion models`, when that fits a title; else ``""``."""
+    topic, where = opening_topic(text, bounds), _title_from(phrase, "topic", "")
+    joined = f"{topic} for {where[:1].lower() if where[1:2].islower() else where[:1]}{where[1:]}"
+    return joined if topic and where and len(joined) <= NAME_CHARS and len(joined.split()) <= NAME_WORDS else ""
 
 
 def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tuple[str, str]:
@@ -368,21 +302,27 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
         if needs and not any(map(low.__contains__, needs)):
             continue  # (a few substring tests are cheaper than a scan that cannot match)
         for match in pattern.finditer(low):
-            if head_only and reads != "topic":
+            if head_only and reads != "topic" and not (reads in ("action", "how") and _proved_result(head_only[0])):
                 break
             _, end = _sentence(bounds, match.end() - 1)
             phrase = clean_phrase(text[match.end() - 1:end], 400)
             verb = match.group(1) if pattern.groups else ""
             said = f"{_third_person(verb)} {phrase}" if verb else phrase
-            title = _title_from(phrase, reads, verb)
+            title = _title_from(phrase, reads, verb) if reads != "extend" else _extended(text, bounds, phrase)
+            said = f"extends {title.split(' for ')[0].lower()} to {phrase}" if reads == "extend" and title else said
             if title and not head_only and reads == "object" and (_HEAD_ONLY.fullmatch(title.casefold())
-                                                                  or _GENERIC_RESULT.fullmatch(title.casefold())):
+                                                                  or _GENERIC_RESULT.fullmatch(title.casefold())
+                                                                  or _proved_result(title)):
                 head_only = (title, gist_of(said))
             elif title:
-                return (_head_for(head_only[0], title), head_only[1]) if head_only else (title, gist_of(said))
+                if head_only and not _proved_result(head_only[0]):
+                    return _head_for(head_only[0], title), head_only[1]
+                return title, gist_of(said)
             if cut_short is None and reads == "object":
                 title = _title_from(phrase, reads, verb, at_word=True)
                 cut_short = (title, gist_of(said)) if title else None
+    if head_only and _proved_result(head_only[0]):
+        return head_only  # (no sentence says more: the result, never the opening words)
     if head_only:  # `Non-parametric procedure` for the topic the abstract opens with
         joined = _head_for(head_only[0], opening_topic(text, bounds) or head_only[0])
         return (joined if " for " in joined else head_only[0]), head_only[1]  # (never the opening words alone)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from .contribution import _gerund, _gerund_of_base, contribution_title
+from .contribution import contribution_title
+from .verb_forms import _gerund, _gerund_of_base
 from .titles import _WORDS, _sentence, _strip_loose_end, clean_phrase, gist_of
 
 _WHERE_THE_CODE_IS = re.compile(r"https?://|\b(?:code|data|models?|weights) (?:is |are )?(?:publicly )?available\b"

@@ -10,7 +10,9 @@ Name rules, over the whole abstract (the most reliable pattern wins, then the ea
    sentence about the authors' work;
 1. ``a novel framework, X,`` after an introducing verb, or ``our method, X``; a plain
    capitalised word after an introducing verb (``introduces Grouter, a ...``);
-2. ``called X`` elsewhere; 3. a bold coined token anywhere; 4. the extractors' hints
+2. ``called X`` elsewhere; a name given past the contribution sentence (``the design of X, an
+   efficient algorithm``; ``we restructure chains into Title Case Chains (TCC)``, used again),
+   never beside a baseline, a citation or prior work; 3. a bold coined token anywhere; 4. the extractors' hints
    (``paper_aliases``, ``acronym-coined`` mentions) when the text names the token.
 
 A coined name has inner or several capitals or mixes letters and digits (``OptMaster``,
@@ -21,6 +23,7 @@ that extend the main one (``AVI-Bench-PriSe``) become aliases; names of componen
 loss) do not, so they cannot capture links meant for concept notes. A version number right
 after a name belongs to it (``Llama-Guard 4``).
 
+A name cited with its authors (``the X (XY) framework of Smith et al. (2024)``) is prior work.
 A plural acronym (``MEs``) is a class of things, a name only where its sentence says the paper
 introduces it. Titles: ``name — what it is``; unnamed papers get a descriptive title
 (``unnamed.py``: ``contribution.py``, else ``topics.py``); a gist is never a fragment (``gists.py``).
@@ -29,12 +32,13 @@ introduces it. Titles: ``name — what it is``; unnamed papers get a descriptive
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from typing import Iterator, NamedTuple
+from typing import Iterator
 
 from ..hookspecs import hookimpl
 from ..records import Abstract, Extraction, PaperName
 from .gists import name_title, paper_gist
+from .name_hints import (_Candidate, _hint_candidates, _known_concept, _known_spellings, _long_form_hint,
+                         _named_by_repository, coined_strength)
 from .long_forms import expands, from_initial, long_form
 from .titles import _ASCII_LOWER, _VERBS, _WORDS, _sentence, plain_text, sentence_bounds
 from .unnamed import unnamed_title
@@ -82,45 +86,8 @@ _BOLD = re.compile(r"\*\*([^*]{2,60})\*\*")
 _MORE_NAME_WORDS = re.compile(r"(?: (?:[A-Z][\w\-\u2010\u2011]*|\d+(?:\.\d+)?)){1,2}(?=[,:( ])")
 _IS_A = re.compile(r" is (?:a|an) (?:[\w-]+ ){0,4}?(?:framework|method|approach|model|benchmark|dataset|algorithm|system|technique)")
 _PROPOSED = re.compile(r" (?:the proposed|our proposed|our new|our) ")
-_REPOSITORY = re.compile(r"(?:github\.com|gitlab\.com|huggingface\.co)/[\w.-]+/([\w.-]+)", re.IGNORECASE)
-_NUMBER_AND_LETTER = re.compile(r"\d+[A-Za-z]")
-_DASHES = re.compile(f"[{_DASH}]")
 _CONNECTORS = _WORDS["name_connectors"]  # words after which a token stands as a name (`X for ...`)
 _BOLD_AT = re.compile(r"(\*\*?|__?)([^*_]{2,60}?)\1(?!\w)")
-_NOT_NAMES = _WORDS["not_names"]  # too common to be a paper's own name, or not names at all
-
-
-class _Candidate(NamedTuple):
-    rank: int  # lower is more reliable
-    start: int
-    name: str
-    long: str | None
-    end: int  # where the text after the name (its appositive) begins
-    before: str = ""  # what it is, when said before it (`a novel paradigm, namely X`)
-
-
-@lru_cache(maxsize=4096)
-def coined_strength(token: str) -> int:
-    """2 for a clearly coined name (``OptMaster``, ``PRISM``, ``X-Dub``, ``Llama3``), 1 for a
-    plain capitalised word that may be one (``Grouter``), 0 for an ordinary word or modifier."""
-    token = token.strip("*_")
-    if len(token) < 2 or token.casefold() in _NOT_NAMES or _NUMBER_AND_LETTER.fullmatch(token):
-        return 0  # 3D, 4K
-    if token[0].isdigit() and not any(c.isupper() for c in token):
-        return 0  # 1.11x, 2x–3x: a figure
-    last = _DASHES.split(token)[-1]
-    if last != token and last.isalpha() and last.islower():
-        return 0  # LLM-based, GNN-guided: an adjective
-    letters = [c for c in token if c.isalpha()]
-    if not letters:
-        return 0
-    if sum(c.isupper() for c in letters) >= 2 or any(c.isupper() for c in token[1:]):
-        return 2
-    if any(c.isdigit() for c in token):
-        return 2
-    if token[0].isupper() and len(token) >= 4:
-        return 1
-    return 0
 
 
 def _follows_as_name(text: str, end: int, strength: int) -> bool:
@@ -158,6 +125,10 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
     if bold and 1 < len(words) <= 4 and all(w[:1].isupper() or coined_strength(w) for w in words):
         name, strength, end = bold.group(2).strip(), 2, pos + bold.end()  # **Deep Sight Bench**
         emphasised = True
+        acronym = re.match(r" \(([A-Z][A-Z0-9-]{1,9})\)", text[end:end + 14])
+        if acronym and "$" in name and "".join(c for c in name if c.isupper()) == acronym.group(1).replace("-", ""):
+            yield _Candidate(rank, pos, acronym.group(1), None, end + acronym.end())  # `*Descent $\dot{H}^1$-Ascent* (DHA)`: math is no name
+            return
     else:
         token = _TOKEN_AT.match(window, offset)
         if not token:
@@ -200,16 +171,51 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
     yield _Candidate((rank if strength == 2 else rank + 1) - emphasised, pos, name, long, end)
 
 
+_HEAD_COMMA = re.compile(rf"( {_HEAD_NOUNS}), (?=the [*_])")
+_NAME_THEN_WHAT = re.compile(rf"(?<![\w{_DASH}])(\(?)([A-Za-z][\w{_DASH}+]*[\w+])\)?, (?:a|an) (?:[\w{_DASH}]+ ){{0,5}}?{_HEAD_NOUNS}\b")
+_TITLE_LONG_THEN_ACRONYM = re.compile(r"(?<= )(?:into|as|our|novel|new|a|an) ((?:[A-Z][\w-]* ){1,5}[A-Z][\w-]*) \(([A-Z][\w-]*)\)")
+_NOT_OURS = re.compile(r"\b(?:such as|e\.g\.|like|including|than|over|baselines?|compared|versus|vs\.|et al|(?:19|20)\d\d|"
+                       r"match(?:es)?|outperform[a-z]*|compar[a-z]*|performance of|against|existing|prior|previous)\b")
+
+
+def _named_later(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[_Candidate]:
+    """Names the paper gives past its contribution sentence: `... informs the design of X, an
+    efficient algorithm ...`; `we restructure chains into Title Case Chains (TCC)` where the
+    authors act and use the name again. Never in a sentence about prior work or baselines."""
+    for match in _NAME_THEN_WHAT.finditer(text):
+        start, end = _sentence(bounds, match.start())
+        if coined_strength(match.group(2)) == 2 and not _PLURAL_ACRONYM.fullmatch(match.group(2)) and not _NOT_OURS.search(low, start, match.end() + 1) \
+                and not _ESTABLISHED.search(low, start, match.end() + 1) \
+                and (not match.group(1) or re.search(r"\b(?:our|we|introduc|propos)", low[start:match.start() + 1])):
+            yield from _after_intro(text, match.start(), 2)
+    for match in _TITLE_LONG_THEN_ACRONYM.finditer(text) if "(" in text else ():
+        start, _ = _sentence(bounds, match.start())
+        acronym, uses = match.group(2), text.count(match.group(2))
+        if start and coined_strength(acronym) == 2 and uses >= 3 and expands(match.group(1), acronym) \
+                and re.search(r"\b(?:we|our)\b", low[start:match.start() + 1]) \
+                and not _NOT_OURS.search(low, start, match.start() + 1) \
+                and not _ESTABLISHED.search(low, max(start, match.start() - 20), match.start() + 1):
+            yield _Candidate(2, match.start(1), acronym, match.group(1), match.end())
+
+
 def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[_Candidate]:
     """Every name candidate in ``text``; ``low`` is `" " + text` lower-cased (ASCII only)."""
     for match in _INTRO.finditer(low):
         yield from _after_intro(text, match.end() - 1, 0)
         start, end = _sentence(bounds, match.start())
-        appositive = _APPOSITIVE.search(low, match.end(), end + 1)
-        if appositive:
+        # every appositive of the sentence: `two methods: (1) a ratio attack inspired by methods from
+        # X, and (2) a novel approach, PRISM, which ...`
+        for after in _HEAD_COMMA.finditer(text, match.end() - 1, end):  # `... $O(m)$ primal-dual algorithm, the *X* (XY) ...`
+            if not _APPOSITIVE.search(low, match.end(), after.start() + 1):
+                yield from _after_intro(text, after.end(), 1)
+        for appositive in _APPOSITIVE.finditer(low, match.end(), end + 1):
             before = text[appositive.start() - 1:appositive.end() - 1].strip(" ,:")
-            for candidate in _after_intro(text, appositive.end() - 1, 1):
-                yield candidate._replace(before=before)
+            if before.rsplit(" ", 1)[-1][:1].isupper():
+                continue  # (`the Algebraic Combinatorics Dataset | Repository (ACD Repo)`: inside a name)
+            found = [candidate._replace(before=before) for candidate in _after_intro(text, appositive.end() - 1, 1)]
+            yield from found
+            if found:
+                break
     for match in _CALLED.finditer(low) if any(map(low.__contains__, _CALLED_WORDS)) else ():
         start, _ = _sentence(bounds, match.start())
         personal = _PERSONAL.search(low, start, match.start() + 1)
@@ -237,6 +243,11 @@ def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[
         token = _TOKEN_AT.match(text, start)
         if token and _IS_A.match(low, token.end() + 1) and coined_strength(token.group(1)) == 2:
             yield _Candidate(1, start, token.group(1), None, token.end())
+        pair = _LONG_THEN_ACRONYM.match(text, start) if start and "(" in text[start:start + 120] else None
+        if pair and pair.group(1)[:1].isupper() and _IS_A.match(low, pair.end() + 1) and coined_strength(pair.group(2)) == 2 \
+                and expands(pair.group(1), pair.group(2)):  # `Long Form (LF) is a method that ...`
+            yield _Candidate(1, start, pair.group(2), pair.group(1), pair.end())
+    yield from _named_later(text, low, bounds)
     for match in _PROPOSED.finditer(low):
         token = _TOKEN_AT.match(text, match.end() - 1)
         if token and coined_strength(token.group(1).rstrip(".")) == 2 and not _MODIFIES.match(text, token.end()):
@@ -246,81 +257,6 @@ def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[
             name = match.group(1).strip()
             if " " not in name and coined_strength(name) == 2:
                 yield _Candidate(3, match.start(), name, None, match.end())
-
-
-def _repository_names(text: str) -> list[str]:
-    """Names of the code repositories the abstract links (`github.com/user/VisionTS`): authors
-    name their repository after their method."""
-    if "/" not in text:
-        return []
-    return [m.group(1).rstrip(".").removesuffix(".git") for m in _REPOSITORY.finditer(text)]
-
-
-def _named_by_repository(text: str, candidates: list[_Candidate]) -> list[_Candidate]:
-    """The candidates, the one the code repository is named after first (rank 0); or, when the
-    text names nothing else, the repository's name itself where the text uses it."""
-    names = {_fold(name): name for name in _repository_names(text) if coined_strength(name) == 2 and "_" not in name}
-    if not names:
-        return candidates
-    matched = [c._replace(rank=-2) for c in candidates if _fold(c.name) in names]
-    if matched:
-        return matched + candidates
-    if candidates:
-        return candidates
-    name = next(iter(names.values()))
-    start = max(_find_token(text, name), 0)
-    return [_Candidate(3, start, name, None, start + len(name))]
-
-
-def _fold(name: str) -> str:
-    return _DASHES.sub("", name).casefold()
-
-
-def _hint_candidates(text: str, extraction: Extraction) -> Iterator[_Candidate]:
-    hints = list(extraction.paper_aliases) + [
-        surface
-        for mention in extraction.concepts
-        if mention.kind.startswith("acronym-coined")
-        for surface in (*mention.surfaces, *mention.aliases)
-    ]
-    for hint in hints:
-        if coined_strength(hint) == 2:
-            start = _find_token(text, hint)
-            if start >= 0:  # (a long form after the acronym it spells: `DUAL`, not `Difficulty and ... Lightweight`)
-                yield _Candidate(5 if " " in hint else 4, start, hint, None, start + len(hint))
-
-
-def _find_token(text: str, token: str) -> int:
-    """Where ``token`` first occurs in ``text`` with no word character or hyphen on either side
-    (as ``(?<![\\w-])token(?![\\w-])`` would find it, without compiling a pattern per token), or -1."""
-    at = text.find(token)
-    while at >= 0:
-        end = at + len(token)
-        before = text[at - 1] if at else " "
-        after = text[end] if end < len(text) else " "
-        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
-            return at
-        at = text.find(token, at + 1)
-    return -1
-
-
-def _long_form_hint(name: str, extraction: Extraction) -> str | None:
-    for mention in extraction.concepts:
-        if mention.kind.startswith("acronym") and name in (*mention.surfaces, *mention.aliases):
-            if mention.name != name and " " in mention.name:
-                return mention.name
-    return None
-
-
-def _known_spellings(extraction: Extraction) -> frozenset[str]:
-    """Every spelling of the vocabulary concepts the abstract names, folded (see ``_known_concept``)."""
-    return frozenset(_fold(spelling.rstrip("s")) for mention in extraction.concepts if mention.kind == "vocabulary"
-                     for spelling in (mention.name, *mention.surfaces, *mention.aliases))
-
-
-def _known_concept(name: str, known: frozenset[str]) -> bool:
-    """Is ``name`` a concept the vocabulary knows (`MCTS`, `GNN`): prior work, not the paper's own?"""
-    return _fold(name.rstrip("s")) in known
 
 
 _PLURAL_ACRONYM = re.compile(r"[A-Z][A-Z0-9-]*[A-Z0-9]s")
@@ -333,6 +269,17 @@ def _class_of_things(candidate: _Candidate, low: str, bounds: list[tuple[int, in
         return False
     start, _ = _sentence(bounds, candidate.start)
     return not _INTRO.search(low, start, candidate.start + 2)  # (``low`` is the text after a space)
+
+
+_CITED_AFTER = re.compile(r"(?: ?\([^()]{1,20}\))?\)?(?: [a-z-]+){0,2},? (?:of|by|from|in|proposed by|introduced by) (?:[A-Z][\w'-]+ )"
+                          r"(?:(?:and|&) [A-Z][\w'-]+ |et al\.? )?\(?(?:19|20)\d\d")
+
+
+def _cited(text: str, candidate: _Candidate) -> bool:
+    """Is the name cited as someone else's (`the X (XY) framework of Smith et al. (2024)`)? The
+    paper adapts or builds on it: prior work, not its own name."""
+    at = text.find(candidate.name, candidate.start)
+    return at >= 0 and bool(_CITED_AFTER.match(text, at + len(candidate.name)))
 
 
 def _aliases(name: str, long: str | None, others: list[str], extraction: Extraction) -> tuple[str, ...]:
@@ -372,7 +319,8 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
     if candidates:
         known = _known_spellings(extraction)
         candidates = [c for c in candidates if (not _known_concept(c.name, known)
-                      or (c.long and not _known_concept(c.long, known))) and not _class_of_things(c, low, bounds)]
+                      or (c.long and not _known_concept(c.long, known))) and not _class_of_things(c, low, bounds)
+                      and not _cited(plain, c)]
     if not candidates:
         title, gist = unnamed_title(plain, low, bounds, extraction)
         return PaperName(title=title, name=None, aliases=_aliases("", None, [], extraction), gist=gist)

@@ -170,10 +170,39 @@ def topic_title(text: str, bounds: list[tuple[int, int]], extraction: Extraction
     """The title of an abstract that states no contribution (see the module's docstring), never
     the abstract's opening words (`Detecting out-of-distribution examples is ...`); never empty."""
     opening = re.findall(r"\w+", text[:200].casefold())[:4]
-    for title in (rule() for rule in (lambda: _joined_concepts_title(text, extraction),
+    settled = ""
+    for title in (rule() for rule in (lambda: _open_question(text), lambda: _joined_concepts_title(text, extraction),
                                       lambda: _keyphrase_title(text, extraction),
                                       lambda: _concept_title(extraction), lambda: opening_topic(text, bounds))):
         words = re.findall(r"\w+", title.casefold())[:4]
         if title and not (len(words) >= 3 and words == opening[:len(words)]):
-            return title
-    return "Untitled abstract"
+            if not _settled(text, title):
+                return title
+            settled = settled or title
+    return settled or "Untitled abstract"
+
+
+_GAP = re.compile(r"(?:^|\. )(?:However|Yet|But),? ((?:the )?[\w'’ -]{5,70}?)(?: ?(?:---|--|—|–)[^.]{0,120}?(?:---|--|—|–) ?| )(?:remains?|is|are) (?:still |largely |relatively |far |much )?"
+                  r"(?:less |under-?|un|poorly )(?:explored|studied|understood|investigated)\b")
+
+
+def _open_question(text: str) -> str:
+    """The gap the abstract names, which is what the paper studies (`However, MPNNs' generalization
+    abilities remain less explored` -> `MPNNs' generalization abilities`), or ``""``."""
+    gap = _GAP.search(text)
+    words = _LEADING.sub("", gap.group(1)).split() if gap else []
+    return _capitalise(" ".join(words)) if 2 <= len(words) <= NAME_WORDS and len(" ".join(words)) <= 60 and _technical(words) else ""
+
+
+_SETTLED = re.compile(r"\b(?:(?:reasonably|fairly|relatively) )?well[ -](?:understood|studied)\b|"
+                      r"\b(?:extensively|widely|thoroughly) (?:studied|explored)\b")
+
+
+def _settled(text: str, title: str) -> bool:
+    """Does the sentence that first names the topic say the field already understands it (`The
+    expressive power of X is well understood`)? The paper studies something else."""
+    at = text.casefold().find(title.casefold())
+    if at < 0:
+        return False
+    start, end = text.rfind(". ", 0, at) + 1, text.find(". ", at)
+    return bool(_SETTLED.search(text.casefold(), start, end if end >= 0 else len(text)))

@@ -1,0 +1,52 @@
+"""The sentences that state what a paper contributes (``contribution.py`` reads titles from them)."""
+
+from __future__ import annotations
+
+import re
+
+from .titles import _VERBS
+
+# Sentences that state what the paper contributes, most telling first: (pattern over the
+# lower-cased text, how the title reads its object). "object": the noun phrase is the title
+# (`we propose a framework for X` -> `Framework for X`); "topic": the same, for a paper that
+# studies something (`we study the convergence of X` -> `Convergence of X`); "action": the verb
+# becomes a gerund (`we rebalance the load across devices` -> `Rebalancing the load across devices`).
+_CONTRIBUTION = (
+    (re.compile(r" (?:this|our) position paper (?:[a-z]+ ){0,2}?(?:argues|advocates|contends|calls for|posits|claims|critiques|challenges|examines)"
+                r"(?: that)? "), "position", ("position paper",)),
+    (re.compile(
+        rf"(?: (?:we|this paper|this work|this article|this study|here we) (?:[a-z]+,? ){{0,4}}?|(?:,| and) then )"
+        rf"(?:{_VERBS}|assembl[a-z]*|provid[a-z]*) (?:\((?:and|or) [a-z]+\) )?(?:here )?(?=(?:a|an|the|two|three|several|new|novel|[a-z]+) )"
+    ), "object", ()),
+    (re.compile(r" (?:in doing so|thereby|in this way),? we obtain (?=an? )"), "object", ("we obtain",)),  # what the adaptation makes
+    (re.compile(  # `we extend it to diffusion models` -> `Speculative sampling for diffusion models` (the opening topic)
+        r" we (?:further |also |then )?extend (?:it|them|this (?:[a-z-]+ )?(?:technique|method|idea|approach|framework|paradigm)) to "
+    ), "extend", ("extend",)),
+    (re.compile(  # `we use X to study Y` -> `X for studying Y`
+        r" we (?:[a-z]+ly )?(?:use|apply|leverage|employ|exploit|utili[sz]e) (?=(?:a|an|the|[a-z-]+) [^.;]{3,80}? to [a-z]{3,} )"
+    ), "use", (" use ", " apply ", " leverage ", " employ ", " exploit ", " utili")),
+    (re.compile(
+        r" (?:this (?:paper|work|article|study|note)|we) (?:[a-z]+ ){0,1}?((?:address|stud(?:y|ies)|consider|tackle|"
+        r"investigate|examine|explore|analy[sz]e|focus(?:es)? on|revisit|characteri[sz]e|formali[sz]e|extend)s?) "
+        r"(?!that |whether |why |when |how |what |if |it |this |these |such )"
+    ), "topic", ()),
+    (re.compile(  # `we conduct the first comprehensive investigation into X` -> `X`
+        r" (?:we|this paper|this work|this study) (?:[a-z]+ ){1,3}?(?:an?|the) (?:[a-z-]+ ){0,3}?"
+        r"(?:study|analysis|investigation|examination|evaluation|characteri[sz]ation) (?:of|into|on) "
+    ), "topic", ("study o", "analysis o", "investigation", "examination", "evaluation o", "characteri")),
+    (re.compile(r" we (?:[a-z]+ )?show how to ([a-z]{3,}) (?=(?:a|an|the|[a-z-]+) )"), "how", ("show how to",)),
+    (re.compile(
+        r" (?:our|the) (?:main |key |core |central )?(?:contribution|idea|foundation|focus) "
+        r"(?:of (?:our|this) (?:work|paper|approach) )?is "
+    ), "object", ("contribution", " idea ", "foundation", "focus")),
+    (re.compile(
+        r" we (?:also |further |then |first |here |[a-z]{3,}ly )?([a-z]{3,}[^sy ,.]|[a-z]{3,}y) (?=(?:a|an|the|[a-z]+) )"
+        r"(?!that |whether |why |when |how |what |if |it |this |these |such |them |to |on |in |with |for )"
+    ), "action", ()),
+    (re.compile(  # (last: any sentence that states more wins) `we fill this gap by rigorously analyzing X` -> `X`
+        r" by (?:[a-z]+ly )?(?:analy[sz]ing|studying|investigating|characteri[sz]ing|examining) (?!that |whether |why |how |what |it |this |these |such )"
+    ), "topic", (" by ",)),
+    (re.compile(  # `we show that a strategy for X enhances Y` -> `Strategy for X`; `we show that X can achieve Y` -> `X achieving Y`
+        r" we (?:[a-z]+ly )?(?:and [a-z]+ly )?(?:show|prove|demonstrate|find) that (?=(?:a|an|the|[a-z-]+) )"
+    ), "claim", ("that ",)),
+)

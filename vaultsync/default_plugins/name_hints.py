@@ -1,0 +1,124 @@
+"""Helpers of the naming rule (``naming.py``): the name candidate, how coined a token looks, and
+names the abstract's code repository or the extractors' hints give."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Iterator, NamedTuple
+
+from ..records import Extraction
+from .titles import _WORDS
+
+_DASHES = re.compile("[\\-\u2010\u2011]")
+_REPOSITORY = re.compile(r"(?:github\.com|gitlab\.com|huggingface\.co)/[\w.-]+/([\w.-]+)", re.IGNORECASE)
+_NUMBER_AND_LETTER = re.compile(r"\d+[A-Za-z]")
+_NOT_NAMES = _WORDS["not_names"]  # too common to be a paper's own name, or not names at all
+
+
+class _Candidate(NamedTuple):
+    rank: int  # lower is more reliable
+    start: int
+    name: str
+    long: str | None
+    end: int  # where the text after the name (its appositive) begins
+    before: str = ""  # what it is, when said before it (`a novel paradigm, namely X`)
+
+
+@lru_cache(maxsize=4096)
+def coined_strength(token: str) -> int:
+    """2 for a clearly coined name (``OptMaster``, ``PRISM``, ``X-Dub``, ``Llama3``), 1 for a
+    plain capitalised word that may be one (``Grouter``), 0 for an ordinary word or modifier."""
+    token = token.strip("*_")
+    if len(token) < 2 or token.casefold() in _NOT_NAMES or _NUMBER_AND_LETTER.fullmatch(token):
+        return 0  # 3D, 4K
+    if token[0].isdigit() and not any(c.isupper() for c in token):
+        return 0  # 1.11x, 2x–3x: a figure
+    last = _DASHES.split(token)[-1]
+    if last != token and last.isalpha() and last.islower():
+        return 0  # LLM-based, GNN-guided: an adjective
+    letters = [c for c in token if c.isalpha()]
+    if not letters:
+        return 0
+    if sum(c.isupper() for c in letters) >= 2 or any(c.isupper() for c in token[1:]):
+        return 2
+    if any(c.isdigit() for c in token):
+        return 2
+    if token[0].isupper() and len(token) >= 4:
+        return 1
+    return 0
+
+
+def _repository_names(text: str) -> list[str]:
+    """Names of the code repositories the abstract links (`github.com/user/VisionTS`): authors
+    name their repository after their method."""
+    if "/" not in text:
+        return []
+    return [m.group(1).rstrip(".").removesuffix(".git") for m in _REPOSITORY.finditer(text)]
+
+
+def _named_by_repository(text: str, candidates: list[_Candidate]) -> list[_Candidate]:
+    """The candidates, the one the code repository is named after first (rank 0); or, when the
+    text names nothing else, the repository's name itself where the text uses it."""
+    names = {_fold(name): name for name in _repository_names(text) if coined_strength(name) == 2 and "_" not in name}
+    if not names:
+        return candidates
+    matched = [c._replace(rank=-2) for c in candidates if _fold(c.name) in names]
+    if matched:
+        return matched + candidates
+    if candidates:
+        return candidates
+    name = next(iter(names.values()))
+    start = max(_find_token(text, name), 0)
+    return [_Candidate(3, start, name, None, start + len(name))]
+
+
+def _fold(name: str) -> str:
+    return _DASHES.sub("", name).casefold()
+
+
+def _hint_candidates(text: str, extraction: Extraction) -> Iterator[_Candidate]:
+    hints = list(extraction.paper_aliases) + [
+        surface
+        for mention in extraction.concepts
+        if mention.kind.startswith("acronym-coined")
+        for surface in (*mention.surfaces, *mention.aliases)
+    ]
+    for hint in hints:
+        if coined_strength(hint) == 2:
+            start = _find_token(text, hint)
+            if start >= 0:  # (a long form after the acronym it spells: `DUAL`, not `Difficulty and ... Lightweight`)
+                yield _Candidate(5 if " " in hint else 4, start, hint, None, start + len(hint))
+
+
+def _find_token(text: str, token: str) -> int:
+    """Where ``token`` first occurs in ``text`` with no word character or hyphen on either side
+    (as ``(?<![\\w-])token(?![\\w-])`` would find it, without compiling a pattern per token), or -1."""
+    at = text.find(token)
+    while at >= 0:
+        end = at + len(token)
+        before = text[at - 1] if at else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+            return at
+        at = text.find(token, at + 1)
+    return -1
+
+
+def _long_form_hint(name: str, extraction: Extraction) -> str | None:
+    for mention in extraction.concepts:
+        if mention.kind.startswith("acronym") and name in (*mention.surfaces, *mention.aliases):
+            if mention.name != name and " " in mention.name:
+                return mention.name
+    return None
+
+
+def _known_spellings(extraction: Extraction) -> frozenset[str]:
+    """Every spelling of the vocabulary concepts the abstract names, folded (see ``_known_concept``)."""
+    return frozenset(_fold(spelling.rstrip("s")) for mention in extraction.concepts if mention.kind == "vocabulary"
+                     for spelling in (mention.name, *mention.surfaces, *mention.aliases))
+
+
+def _known_concept(name: str, known: frozenset[str]) -> bool:
+    """Is ``name`` a concept the vocabulary knows (`MCTS`, `GNN`): prior work, not the paper's own?"""
+    return _fold(name.rstrip("s")) in known

@@ -1,0 +1,40 @@
+"""Verb forms the descriptive titles need: `exploits` -> `exploiting`, `rebalance` -> `rebalancing`."""
+
+from __future__ import annotations
+
+import re
+
+
+def _gerund(verb: str) -> str:
+    """``exploits`` -> ``exploiting``, ``uses`` -> ``using``, ``maps`` -> ``mapping``."""
+    return _gerund_of_base(verb[:-1])
+
+
+def _gerund_of_base(stem: str) -> str:
+    """``rebalance`` -> ``rebalancing``, ``map`` -> ``mapping``, ``study`` -> ``studying``."""
+    if stem.endswith("ie"):
+        return stem[:-2] + "ying"
+    if stem.endswith(("che", "she", "sse", "xe", "ze")):
+        return stem[:-1] + "ing"
+    if stem.endswith("e") and not stem.endswith(("ee", "ye", "oe")):
+        return stem[:-1] + "ing"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem):
+        return stem + stem[-1] + "ing"
+    return stem + "ing"
+
+
+def _as_gerund(match: re.Match) -> str:
+    verb = match.group(1)
+    if verb.endswith(("ss", "us", "is", "ous")) or verb in ("has", "does", "was", "models", "features", "needs"):
+        return match.group(0)
+    return " " + _gerund(verb) + (f" and {_gerund(match.group(2))}" if match.group(2) else "")
+
+
+def _third_person(verb: str) -> str:
+    if verb.endswith("s"):
+        return verb
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    if verb.endswith(("ss", "sh", "ch", "x", "z")):
+        return verb + "es"
+    return verb + "s"
