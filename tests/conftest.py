@@ -1,15 +1,17 @@
-"""Shared test settings: in CI, property tests run a fixed set of examples (no flaky reds), no
-test touches the user's own state folder, and plugins installed in the environment (the README's
-plugin example) are not loaded unless a test asks for them: the tests check vaultsync itself."""
+"""Shared test settings: property tests run a fixed set of examples and no deadline (no flaky
+reds, nothing timed; `VAULTSYNC_HYPOTHESIS=explore` searches afresh on each run, to look for
+new counterexamples), no test touches the user's own state folder, and plugins installed in the
+environment (the README's plugin example) are not loaded unless a test asks for them: the tests
+check vaultsync itself."""
 
 import os
 
 import pytest
 from hypothesis import settings
 
-settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+settings.register_profile("fixed", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("explore", deadline=None, print_blob=True)
+settings.load_profile("explore" if os.environ.get("VAULTSYNC_HYPOTHESIS") == "explore" else "fixed")
 
 
 @pytest.fixture(autouse=True, scope="session")
