@@ -311,7 +311,10 @@ def in_context(text: str, extraction: Extraction) -> Extraction:
         about = False
         only_evaluated = True
         for surface in mention.surfaces:
+            capitals = surface.isupper() and len(surface) > 1  # `MATH` is not the `Math` of `Math-Shepherd`
             for at in _occurrences(low, surface):
+                if capitals and not text.startswith(surface, at):
+                    continue
                 seen += 1
                 scope = mask[at]
                 if scope == _FREE_TEXT:
