@@ -20,3 +20,38 @@ def test_a_capitalised_name_is_not_counted_where_the_text_writes_another_word():
     assert linked(text, vocab("MATH", "MATH", ("Benchmarks",))) == set()
     text = "We build MATH, a benchmark of hard problems. MATH has 12k problems."
     assert linked(text, vocab("MATH", "MATH", ("Benchmarks",))) == {"MATH"}
+
+
+def test_what_is_too_costly_or_scarce_to_use_is_set_aside():
+    text = "Since interventional data is costly to collect, we learn causal structure from passive data."
+    assert linked(text, vocab("Interventional Causal Discovery", "interventional data")) == set()
+    text = "We collect interventional data at scale and show it is cheap."
+    assert linked(text, vocab("Interventional Causal Discovery", "interventional data")) == {
+        "Interventional Causal Discovery"}
+
+
+def test_a_prospect_the_work_leads_to_is_not_its_topic():
+    text = "We prove a bound for hyperbolic embeddings, paving the way for robust machine learning systems."
+    assert linked(text, vocab("ML Systems", "machine learning systems")) == set()
+    text = "We show that the method has broad implications for federated learning in hospitals."
+    assert linked(text, vocab("Federated Learning", "federated learning")) == set()
+    text = "Our results pave the way for a better understanding of the loss landscape of networks."
+    assert linked(text, vocab("Loss Landscape", "loss landscape")) == {"Loss Landscape"}
+
+
+def test_a_second_term_of_comparison_is_compared_too():
+    text = ("Models with our memory layer outperform dense models with twice the compute, as well as "
+            "mixture-of-experts models at equal size.")
+    assert linked(text, vocab("Mixture of Experts", "mixture-of-experts")) == set()
+
+
+def test_what_a_method_is_as_good_as_is_compared():
+    text = "Our sampler reaches the same approximation ratio as local search methods with fewer queries."
+    assert linked(text, vocab("Local Search Heuristics", "local search")) == set()
+
+
+def test_examples_that_a_class_includes_are_examples():
+    text = "DAGs are widely used, with examples that include electronic circuits and Bayesian networks."
+    assert linked(text, vocab("Bayesian Networks", "Bayesian networks")) == set()
+    text = "We learn Bayesian networks from few examples."
+    assert linked(text, vocab("Bayesian Networks", "Bayesian networks")) == {"Bayesian Networks"}

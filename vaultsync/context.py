@@ -32,7 +32,7 @@ from typing import Iterable
 from .records import ConceptMention, Extraction, frozen_mapping
 from .word_lists import DATA, read_word_lists
 from .context_spans import (_SENTENCE_START, _ITEMS_END, _LISTED_SETS_BEFORE, _COUNTED, _authors_sentence,
-                            _listed_before, _lists_items, _results_sentences)
+                            _listed_before, _lists_items, _results_sentences, _set_aside, _ALSO_COMPARED)
 
 JUDGED_KINDS = frozenset({"vocabulary", "acronym", "acronym-coined", "phrase"})
 SCOPE_WORDS = 8  # a cue reaches at most this many words (NegEx uses five to six)
@@ -85,7 +85,8 @@ _SET_CUES = frozenset({"such", "including", "like", "e.g"})
 # so a named model or product there is not what the paper is about
 _EXAMPLE_CUES: dict[str, tuple[str, ...] | None] = {"such": ("as",), "e.g": None, "including": None, "like": None,
                                                     "ranging": ("from",),
-                                                    "example": None, "instance": None}
+                                                    "example": None, "instance": None,
+                                                    "examples": ("include", "includes", "including", "that", "are")}
 _LISTS = read_word_lists(DATA / "context_words.txt")
 _APPLICATION_WORDS, _APPLICATION_FOLLOWERS = _LISTS["application_words"], _LISTS["application_followers"]
 _LISTED_SETS = _LISTS["listed_sets"]
@@ -166,6 +167,9 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
             reach = _clause_end(low, end, SCOPE_WORDS)
             stop = _COMPARISON_STOP.search(low, end, reach)
             negated.append((end, stop.start() if stop else reach))
+            also = _ALSO_COMPARED.search(low, end, _clause_end(low, end, 2 * SCOPE_WORDS))
+            if also is not None:  # `outperforms X with less compute, as well as Y`
+                negated.append((also.end(), _clause_end(low, also.end(), SCOPE_WORDS)))
         elif word in _EVALUATION_CUES:
             on = (_TESTING_IN if word in _TESTING_VERBS else _EVALUATION_ON_WORD).search(low, end, _clause_end(low, end, 5))
             if on is not None and low.count(" ", end, on.start()) <= 4:
@@ -198,6 +202,10 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
             negated.append((start, end))  # non-interactive segmentation
     negated.extend(match.span(1) if match.group(1) else match.span(2) for match in _ALONE_FAILS.finditer(low))
     evaluation.extend(_results_sentences(text, low))
+    aside_negated, aside_evaluation = _set_aside(low)  # `X is costly`, `paving the way for X`, `the same Y as X`
+    negated.extend(span if span[0] < span[1] else (span[0], _clause_end(low, span[0], SCOPE_WORDS))
+                   for span in aside_negated)
+    evaluation.extend((start, _clause_end(low, start, EVALUATION_SCOPE_WORDS, _LIST_END)) for start, _ in aside_evaluation)
     return negated, evaluation
 
 
