@@ -55,3 +55,18 @@ def test_examples_that_a_class_includes_are_examples():
     assert linked(text, vocab("Bayesian Networks", "Bayesian networks")) == set()
     text = "We learn Bayesian networks from few examples."
     assert linked(text, vocab("Bayesian Networks", "Bayesian networks")) == {"Bayesian Networks"}
+
+
+def test_a_task_named_only_as_the_kind_of_tasks_a_method_is_tested_on_is_not_its_topic():
+    text = ("We propose a transport map solver with convergence guarantees. It beats OT-based models "
+            "in image-to-image translation tasks.")
+    assert linked(text, vocab("Image-to-Image Translation", "image-to-image translation")) == set()
+    text = "We study image-to-image translation. Our translator beats baselines on three tasks."
+    assert linked(text, vocab("Image-to-Image Translation", "image-to-image translation")) == {
+        "Image-to-Image Translation"}
+
+
+def test_a_kind_of_task_set_against_another_is_the_topic():
+    text = ("We find that small initialisation favours reasoning tasks, whereas large initialisation "
+            "favours memorization tasks.")
+    assert linked(text, vocab("Memorization", "memorization")) == {"Memorization"}

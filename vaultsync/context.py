@@ -276,6 +276,18 @@ def _lower(surface: str) -> str:
 
 
 _FREE_TEXT, _EVALUATED, _NEGATED = 0, 1, 2
+# a concept named as the kind of a set of tasks or data is what is tested or trained on
+# (not a kind of task set against another: `reasoning tasks, whereas ... memorization tasks`)
+_TESTBED_WORDS = re.compile(r"\b(?:tasks|benchmarks)\b")
+_ONLY_A_TESTBED = re.compile(r"s? (?:tasks|benchmarks)\b")
+_TASKS_CONTRASTED = re.compile(r"\b(?:whereas|versus|vs\.?|while|unlike|than)\b")
+
+
+def _only_a_testbed(low: str, start: int, end: int) -> bool:
+    if not _ONLY_A_TESTBED.match(low, end):
+        return False
+    sentence = low[low.rfind(". ", 0, start) + 1:_sentence_end(low, end)]
+    return not (len(_TESTBED_WORDS.findall(sentence)) > 1 and _TASKS_CONTRASTED.search(sentence))
 
 
 @lru_cache(maxsize=65_536)
@@ -303,13 +315,14 @@ def in_context(text: str, extraction: Extraction) -> Extraction:
     scoped = "\x00".join(low[start:end] for start, end in (*negated, *evaluation))
     kept: list[ConceptMention] = []
     datasets: list[str] = []
+    testbeds = _TESTBED_WORDS.search(low) is not None
     for mention in extraction.concepts:
         if mention.kind not in JUDGED_KINDS or not mention.surfaces:
             kept.append(mention)
             continue
         benchmark = "Benchmarks" in mention.broader
         artifact = benchmark or _artifact(mention.name)  # a dataset, a named model: `ImageNet`, `GPT-4`
-        if not (artifact or scoped and any(surface.lower().partition(" ")[0] in scoped
+        if not (artifact or testbeds or scoped and any(surface.lower().partition(" ")[0] in scoped
                                            for surface in mention.surfaces)):
             kept.append(mention)
             continue
@@ -325,6 +338,8 @@ def in_context(text: str, extraction: Extraction) -> Extraction:
                     continue
                 seen += 1
                 scope = mask[at]
+                if scope == _FREE_TEXT and not artifact and _only_a_testbed(low, at, at + len(surface)):
+                    scope = _EVALUATED  # `on code generation tasks`
                 if scope == _FREE_TEXT:
                     free += 1
                     about = not artifact  # a named model or dataset counts only named twice
