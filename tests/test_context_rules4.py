@@ -70,3 +70,11 @@ def test_a_kind_of_task_set_against_another_is_the_topic():
     text = ("We find that small initialisation favours reasoning tasks, whereas large initialisation "
             "favours memorization tasks.")
     assert linked(text, vocab("Memorization", "memorization")) == {"Memorization"}
+
+
+def test_an_aside_in_parentheses_is_a_remark_in_passing():
+    text = ("Our method also improves the distilled model (LCM-SDXL, which is already accelerated with "
+            "consistency distillation) on few-step synthesis.")
+    assert linked(text, vocab("Consistency Distillation", "consistency distillation")) == set()
+    text = "We propose a consistency distillation scheme (CDS) for few-step synthesis."
+    assert linked(text, vocab("Consistency Distillation", "consistency distillation")) == {"Consistency Distillation"}

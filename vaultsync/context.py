@@ -205,7 +205,8 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     aside_negated, aside_evaluation = _set_aside(low)  # `X is costly`, `paving the way for X`, `the same Y as X`
     negated.extend(span if span[0] < span[1] else (span[0], _clause_end(low, span[0], SCOPE_WORDS))
                    for span in aside_negated)
-    evaluation.extend((start, _clause_end(low, start, EVALUATION_SCOPE_WORDS, _LIST_END)) for start, _ in aside_evaluation)
+    evaluation.extend((start, end) if start < end else (start, _clause_end(low, start, EVALUATION_SCOPE_WORDS, _LIST_END))
+                      for start, end in aside_evaluation)
     return negated, evaluation
 
 

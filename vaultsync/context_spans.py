@@ -89,6 +89,9 @@ _PROSPECT = re.compile(r"\b(?:pav(?:e|es|ed|ing) the way (?:for|to|towards?)|ope
 # - what a method is compared with after a first term of comparison (`outperforms dense models
 #   with more compute, as well as mixture-of-expert models`), and what it is as good as (`the
 #   same guarantees as the local-search methods`).
+# - an aside in parentheses (`the LCM (LCM-SDXL, which is already accelerated with consistency
+#   distillation)`): a remark in passing, read as an example.
+_ASIDE = re.compile(r"\((?:[^()]{0,40}, )?which [^()]*\)")
 _ALSO_COMPARED = re.compile(r",? as well as ")
 _SAME_AS = re.compile(r"\b(?:the )?same (?:[a-z0-9-]+ ){0,4}as (?!well\b)")
 
@@ -98,5 +101,6 @@ def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     of where the work may lead, so as an evaluation); ``_clause_end`` is passed in by the caller."""
     negated = [m.span(1) for m in _COSTLY.finditer(low)]
     evaluation = [(m.end(), m.end()) for m in _PROSPECT.finditer(low)]
+    evaluation += [(m.start() + 1, m.end() - 1) for m in _ASIDE.finditer(low)]
     negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)]
     return negated, evaluation
