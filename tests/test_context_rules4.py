@@ -78,3 +78,9 @@ def test_an_aside_in_parentheses_is_a_remark_in_passing():
     assert linked(text, vocab("Consistency Distillation", "consistency distillation")) == set()
     text = "We propose a consistency distillation scheme (CDS) for few-step synthesis."
     assert linked(text, vocab("Consistency Distillation", "consistency distillation")) == {"Consistency Distillation"}
+
+
+def test_tasks_a_method_is_integrated_into_are_not_where_it_is_tested():
+    text = ("We decouple cognitive structure from prediction, so the structures can be integrated "
+            "into diverse student modeling tasks.")
+    assert linked(text, vocab("Knowledge Tracing", "student modeling")) == {"Knowledge Tracing"}

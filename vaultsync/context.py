@@ -281,12 +281,13 @@ _FREE_TEXT, _EVALUATED, _NEGATED = 0, 1, 2
 # (not a kind of task set against another: `reasoning tasks, whereas ... memorization tasks`)
 _TESTBED_WORDS = re.compile(r"\b(?:tasks|benchmarks)\b")
 _ONLY_A_TESTBED = re.compile(r"s? (?:tasks|benchmarks)\b")
+_RUN_ON = re.compile(r"\b(?:on|in|across|over|for|taking)\b(?:[^,;.:]*)$")
 _TASKS_CONTRASTED = re.compile(r"\b(?:whereas|versus|vs\.?|while|unlike|than)\b")
 
 
 def _only_a_testbed(low: str, start: int, end: int) -> bool:
-    if not _ONLY_A_TESTBED.match(low, end):
-        return False
+    if not _ONLY_A_TESTBED.match(low, end) or not _RUN_ON.search(low[max(0, start - 40):start]):
+        return False  # (tasks a method is run on, not those it is `integrated into`)
     sentence = low[low.rfind(". ", 0, start) + 1:_sentence_end(low, end)]
     return not (len(_TESTBED_WORDS.findall(sentence)) > 1 and _TASKS_CONTRASTED.search(sentence))
 
