@@ -11,7 +11,7 @@ from vaultsync.default_plugins.vocabulary_format import parse_vocabulary
 from vaultsync.word_lists import DATA
 
 NAMES = ("Algorithmic Fairness", "Learnability", "Oracle Complexity", "Plug-and-Play Priors",
-         "Non-Asymptotic Analysis", "Linguistic Probing")
+         "Non-Asymptotic Analysis", "Linguistic Probing", "Prompt Engineering")
 
 
 @pytest.fixture
@@ -30,6 +30,7 @@ def sensed(tmp_path, monkeypatch):
     "We propose a plug-and-play method that regularises learned representations.",
     "Conformal prediction gives prediction sets with finite-sample guarantees under exchangeability.",
     "We find two biases of agent evaluators through carefully designed probing tasks.",
+    "Standard prompting and decoding do not yield goal-directed agents.",
 ])
 def test_a_generic_spelling_without_the_entrys_sense_is_not_the_entry(sensed, text):
     assert sensed(text) == set()
@@ -44,6 +45,8 @@ def test_a_generic_spelling_without_the_entrys_sense_is_not_the_entry(sensed, te
     ("A plug-and-play method that uses a learned denoiser for inverse problems.", "Plug-and-Play Priors"),
     ("Finite-sample guarantees hold with high probability via concentration.", "Non-Asymptotic Analysis"),
     ("Probing tasks on hidden states reveal syntactic knowledge in the layers.", "Linguistic Probing"),
+    ("We introduce a training-free prompting strategy against mode collapse.", "Prompt Engineering"),
+    ("Handcrafted prompting templates are brittle.", "Prompt Engineering"),
 ])
 def test_the_entry_links_where_its_sense_shows(sensed, text, name):
     assert sensed(text) == {name}
