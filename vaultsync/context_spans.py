@@ -92,6 +92,9 @@ _PROSPECT = re.compile(r"\b(?:pav(?:e|es|ed|ing) the way (?:for|to|towards?)|ope
 # - an aside in parentheses (`the LCM (LCM-SDXL, which is already accelerated with consistency
 #   distillation)`): a remark in passing, read as an example.
 _ASIDE = re.compile(r"\((?:[^()]{0,40}, )?which [^()]*\)")
+# - what falls short in a contrast (`TTT keeps reducing perplexity, while Mamba cannot`): a baseline.
+_CONTRASTED_FAILS = re.compile(r"\b(?:while|whereas|unlike) ((?:[a-z0-9-]+ ){0,2}[a-z0-9-]+) (?:cannot|can't|fails?|failed"
+                               r"|does not|do not|did not|struggles?|breaks? down)\b")
 _ALSO_COMPARED = re.compile(r",? as well as ")
 _SAME_AS = re.compile(r"\b(?:the )?same (?:[a-z0-9-]+ ){0,4}as (?!well\b)")
 
@@ -99,7 +102,7 @@ _SAME_AS = re.compile(r"\b(?:the )?same (?:[a-z0-9-]+ ){0,4}as (?!well\b)")
 def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """(negated spans, evaluation spans) of the patterns above (a prospect is read as an example
     of where the work may lead, so as an evaluation); ``_clause_end`` is passed in by the caller."""
-    negated = [m.span(1) for m in _COSTLY.finditer(low)]
+    negated = [m.span(1) for m in (*_COSTLY.finditer(low), *_CONTRASTED_FAILS.finditer(low))]
     evaluation = [(m.end(), m.end()) for m in _PROSPECT.finditer(low)]
     evaluation += [(m.start() + 1, m.end() - 1) for m in _ASIDE.finditer(low)]
     negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)]
