@@ -11,7 +11,8 @@ from vaultsync.default_plugins.vocabulary_format import parse_vocabulary
 from vaultsync.word_lists import DATA
 
 NAMES = ("Algorithmic Fairness", "Learnability", "Oracle Complexity", "Plug-and-Play Priors",
-         "Non-Asymptotic Analysis", "Linguistic Probing", "Prompt Engineering")
+         "Non-Asymptotic Analysis", "Linguistic Probing", "Prompt Engineering",
+         "Affordance Learning")
 
 
 @pytest.fixture
@@ -31,6 +32,7 @@ def sensed(tmp_path, monkeypatch):
     "Conformal prediction gives prediction sets with finite-sample guarantees under exchangeability.",
     "We find two biases of agent evaluators through carefully designed probing tasks.",
     "Standard prompting and decoding do not yield goal-directed agents.",
+    "We compare the affordances of generative AI and social media to inform their regulation.",
 ])
 def test_a_generic_spelling_without_the_entrys_sense_is_not_the_entry(sensed, text):
     assert sensed(text) == set()
@@ -47,6 +49,7 @@ def test_a_generic_spelling_without_the_entrys_sense_is_not_the_entry(sensed, te
     ("Probing tasks on hidden states reveal syntactic knowledge in the layers.", "Linguistic Probing"),
     ("We introduce a training-free prompting strategy against mode collapse.", "Prompt Engineering"),
     ("Handcrafted prompting templates are brittle.", "Prompt Engineering"),
+    ("We predict the affordances of objects a robot can grasp.", "Affordance Learning"),
 ])
 def test_the_entry_links_where_its_sense_shows(sensed, text, name):
     assert sensed(text) == {name}
