@@ -32,7 +32,7 @@ from typing import Iterable
 from .records import ConceptMention, Extraction, frozen_mapping
 from .word_lists import DATA, read_word_lists
 from .context_spans import (_SENTENCE_START, _ITEMS_END, _LISTED_SETS_BEFORE, _COUNTED, _authors_sentence,
-                            _listed_before, _lists_items, _results_sentences)
+                            _listed_before, _lists_items, _results_sentences, _set_aside, _ALSO_COMPARED)
 
 JUDGED_KINDS = frozenset({"vocabulary", "acronym", "acronym-coined", "phrase"})
 SCOPE_WORDS = 8  # a cue reaches at most this many words (NegEx uses five to six)
@@ -85,7 +85,8 @@ _SET_CUES = frozenset({"such", "including", "like", "e.g"})
 # so a named model or product there is not what the paper is about
 _EXAMPLE_CUES: dict[str, tuple[str, ...] | None] = {"such": ("as",), "e.g": None, "including": None, "like": None,
                                                     "ranging": ("from",),
-                                                    "example": None, "instance": None}
+                                                    "example": None, "instance": None,
+                                                    "examples": ("include", "includes", "including", "that", "are")}
 _LISTS = read_word_lists(DATA / "context_words.txt")
 _APPLICATION_WORDS, _APPLICATION_FOLLOWERS = _LISTS["application_words"], _LISTS["application_followers"]
 _LISTED_SETS = _LISTS["listed_sets"]
@@ -166,6 +167,9 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
             reach = _clause_end(low, end, SCOPE_WORDS)
             stop = _COMPARISON_STOP.search(low, end, reach)
             negated.append((end, stop.start() if stop else reach))
+            also = _ALSO_COMPARED.search(low, end, _clause_end(low, end, 2 * SCOPE_WORDS))
+            if also is not None:  # `outperforms X with less compute, as well as Y`
+                negated.append((also.end(), _clause_end(low, also.end(), SCOPE_WORDS)))
         elif word in _EVALUATION_CUES:
             on = (_TESTING_IN if word in _TESTING_VERBS else _EVALUATION_ON_WORD).search(low, end, _clause_end(low, end, 5))
             if on is not None and low.count(" ", end, on.start()) <= 4:
@@ -198,6 +202,11 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
             negated.append((start, end))  # non-interactive segmentation
     negated.extend(match.span(1) if match.group(1) else match.span(2) for match in _ALONE_FAILS.finditer(low))
     evaluation.extend(_results_sentences(text, low))
+    aside_negated, aside_evaluation = _set_aside(low)  # `X is costly`, `paving the way for X`, `the same Y as X`
+    negated.extend(span if span[0] < span[1] else (span[0], _clause_end(low, span[0], SCOPE_WORDS))
+                   for span in aside_negated)
+    evaluation.extend((start, end) if start < end else (start, _clause_end(low, start, EVALUATION_SCOPE_WORDS, _LIST_END))
+                      for start, end in aside_evaluation)
     return negated, evaluation
 
 
@@ -268,6 +277,19 @@ def _lower(surface: str) -> str:
 
 
 _FREE_TEXT, _EVALUATED, _NEGATED = 0, 1, 2
+# a concept named as the kind of a set of tasks or data is what is tested or trained on
+# (not a kind of task set against another: `reasoning tasks, whereas ... memorization tasks`)
+_TESTBED_WORDS = re.compile(r"\b(?:tasks|benchmarks)\b")
+_ONLY_A_TESTBED = re.compile(r"s? (?:tasks|benchmarks)\b")
+_RUN_ON = re.compile(r"\b(?:on|in|across|over|for|taking)\b(?:[^,;.:]*)$")
+_TASKS_CONTRASTED = re.compile(r"\b(?:whereas|versus|vs\.?|while|unlike|than)\b")
+
+
+def _only_a_testbed(low: str, start: int, end: int) -> bool:
+    if not _ONLY_A_TESTBED.match(low, end) or not _RUN_ON.search(low[max(0, start - 40):start]):
+        return False  # (tasks a method is run on, not those it is `integrated into`)
+    sentence = low[low.rfind(". ", 0, start) + 1:_sentence_end(low, end)]
+    return not (len(_TESTBED_WORDS.findall(sentence)) > 1 and _TASKS_CONTRASTED.search(sentence))
 
 
 @lru_cache(maxsize=65_536)
@@ -295,13 +317,14 @@ def in_context(text: str, extraction: Extraction) -> Extraction:
     scoped = "\x00".join(low[start:end] for start, end in (*negated, *evaluation))
     kept: list[ConceptMention] = []
     datasets: list[str] = []
+    testbeds = _TESTBED_WORDS.search(low) is not None
     for mention in extraction.concepts:
         if mention.kind not in JUDGED_KINDS or not mention.surfaces:
             kept.append(mention)
             continue
         benchmark = "Benchmarks" in mention.broader
         artifact = benchmark or _artifact(mention.name)  # a dataset, a named model: `ImageNet`, `GPT-4`
-        if not (artifact or scoped and any(surface.lower().partition(" ")[0] in scoped
+        if not (artifact or testbeds or scoped and any(surface.lower().partition(" ")[0] in scoped
                                            for surface in mention.surfaces)):
             kept.append(mention)
             continue
@@ -311,9 +334,14 @@ def in_context(text: str, extraction: Extraction) -> Extraction:
         about = False
         only_evaluated = True
         for surface in mention.surfaces:
+            capitals = surface.isupper() and len(surface) > 1  # `MATH` is not the `Math` of `Math-Shepherd`
             for at in _occurrences(low, surface):
+                if capitals and not text.startswith(surface, at):
+                    continue
                 seen += 1
                 scope = mask[at]
+                if scope == _FREE_TEXT and not artifact and _only_a_testbed(low, at, at + len(surface)):
+                    scope = _EVALUATED  # `on code generation tasks`
                 if scope == _FREE_TEXT:
                     free += 1
                     about = not artifact  # a named model or dataset counts only named twice

@@ -75,3 +75,35 @@ def _authors_sentence(low: str, at: int) -> bool:
     start = max(low.rfind(". ", 0, at), 0)
     end = low.find(". ", at)
     return _AUTHORS_WORDS.search(low, start, end if end >= 0 else len(low)) is not None
+
+
+# What the abstract sets aside without a cue word of its own:
+# - what is too costly or scarce to use (`Since interventional data is costly to generate, we
+#   learn from passive data`): the paper works without it;
+_COSTLY = re.compile(r"\b((?:[a-z0-9-]+ ){0,3}[a-z0-9-]+) (?:is|are) (?:often |typically |usually |very |notoriously "
+                     r"|prohibitively |extremely )?(?:costly|expensive|scarce|unavailable|infeasible|impractical)\b")
+# - a prospect the work leads to (`paving the way for more reliable machine learning systems`);
+_PROSPECT = re.compile(r"\b(?:pav(?:e|es|ed|ing) the way (?:for|to|towards?)|open(?:s|ing)? (?:up )?(?:new )?"
+                       r"(?:avenues|doors|possibilities|directions) (?:for|to|in)|(?:with|has|have) (?:broad |important "
+                       r"|potential |significant )?implications (?:for|in))\s(?!(?:a )?(?:better |deeper |more )?understanding)")  # (understanding X is the topic)
+# - what a method is compared with after a first term of comparison (`outperforms dense models
+#   with more compute, as well as mixture-of-expert models`), and what it is as good as (`the
+#   same guarantees as the local-search methods`).
+# - an aside in parentheses (`the LCM (LCM-SDXL, which is already accelerated with consistency
+#   distillation)`): a remark in passing, read as an example.
+_ASIDE = re.compile(r"\((?:[^()]{0,40}, )?which [^()]*\)")
+# - what falls short in a contrast (`TTT keeps reducing perplexity, while Mamba cannot`): a baseline.
+_CONTRASTED_FAILS = re.compile(r"\b(?:while|whereas|unlike) ((?:[a-z0-9-]+ ){0,2}[a-z0-9-]+) (?:cannot|can't|fails?|failed"
+                               r"|does not|do not|did not|struggles?|breaks? down)\b")
+_ALSO_COMPARED = re.compile(r",? as well as ")
+_SAME_AS = re.compile(r"\b(?:the )?same (?:[a-z0-9-]+ ){0,4}as (?!well\b)")
+
+
+def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(negated spans, evaluation spans) of the patterns above (a prospect is read as an example
+    of where the work may lead, so as an evaluation); ``_clause_end`` is passed in by the caller."""
+    negated = [m.span(1) for m in (*_COSTLY.finditer(low), *_CONTRASTED_FAILS.finditer(low))]
+    evaluation = [(m.end(), m.end()) for m in _PROSPECT.finditer(low)]
+    evaluation += [(m.start() + 1, m.end() - 1) for m in _ASIDE.finditer(low)]
+    negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)]
+    return negated, evaluation

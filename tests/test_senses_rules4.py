@@ -1,0 +1,55 @@
+"""Sense cues added in issue 17's fourth round: the shipped vocabulary's entries, on sentences
+written for them (a generic spelling links only where the text carries the entry's sense)."""
+
+from __future__ import annotations
+
+import pytest
+
+from vaultsync.default_plugins.senses import in_sense
+from vaultsync.default_plugins.vocabulary import Vocabulary
+from vaultsync.default_plugins.vocabulary_format import parse_vocabulary
+from vaultsync.word_lists import DATA
+
+NAMES = ("Algorithmic Fairness", "Learnability", "Oracle Complexity", "Plug-and-Play Priors",
+         "Non-Asymptotic Analysis", "Linguistic Probing", "Prompt Engineering",
+         "Affordance Learning")
+
+
+@pytest.fixture
+def sensed(tmp_path, monkeypatch):
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path))
+    entries = [e for e in parse_vocabulary((DATA / "vocabulary.txt").read_text("utf-8"), "vocabulary.txt")
+               if e.name in NAMES]
+    vocabulary = Vocabulary(entries, merge=False)
+    return lambda text: {m.entry.name for m in in_sense(vocabulary.match(text), text)}
+
+
+@pytest.mark.parametrize("text", [
+    "Random consistency biases Euclidean distances, affecting both fairness and discrimination of metrics.",
+    "We prove the method is statistically learnable with a bound via the Orlicz norm.",
+    "We establish the convergence rate and iteration complexity of the damped Hessian method.",
+    "We propose a plug-and-play method that regularises learned representations.",
+    "Conformal prediction gives prediction sets with finite-sample guarantees under exchangeability.",
+    "We find two biases of agent evaluators through carefully designed probing tasks.",
+    "Standard prompting and decoding do not yield goal-directed agents.",
+    "We compare the affordances of generative AI and social media to inform their regulation.",
+])
+def test_a_generic_spelling_without_the_entrys_sense_is_not_the_entry(sensed, text):
+    assert sensed(text) == set()
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We study fairness across demographic groups and enforce parity.", "Algorithmic Fairness"),
+    ("The learner seeks fair decisions under a causal notion of fairness.", "Algorithmic Fairness"),
+    ("We characterise the learnability of hypothesis classes in the PAC model.", "Learnability"),
+    ("A lower bound on the iteration complexity of first-order methods with a gradient oracle.",
+     "Oracle Complexity"),
+    ("A plug-and-play method that uses a learned denoiser for inverse problems.", "Plug-and-Play Priors"),
+    ("Finite-sample guarantees hold with high probability via concentration.", "Non-Asymptotic Analysis"),
+    ("Probing tasks on hidden states reveal syntactic knowledge in the layers.", "Linguistic Probing"),
+    ("We introduce a training-free prompting strategy against mode collapse.", "Prompt Engineering"),
+    ("Handcrafted prompting templates are brittle.", "Prompt Engineering"),
+    ("We predict the affordances of objects a robot can grasp.", "Affordance Learning"),
+])
+def test_the_entry_links_where_its_sense_shows(sensed, text, name):
+    assert sensed(text) == {name}
