@@ -1,4 +1,6 @@
-"""Context rules of issue 17's fourth round, each on sentences written for it."""
+"""Context: what an abstract says is costly, what it compares itself with, what it only
+foresees or gives as an aside, and tasks named only as what a method runs on -- each rule on
+sentences written for it."""
 
 from __future__ import annotations
 

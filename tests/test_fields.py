@@ -1,4 +1,4 @@
-"""Umbrella entries of issue 17's fourth round: judged broad (or, for a product family, junk) on
+"""Umbrella entries (`data/umbrella.txt`): judged broad (or, for a product family, junk) on
 blind sheets again and again, they become a paper's fields, never its concepts."""
 
 from __future__ import annotations

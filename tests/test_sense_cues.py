@@ -1,4 +1,4 @@
-"""Sense cues added in issue 17's fourth round: the shipped vocabulary's entries, on sentences
+"""Sense cues of the shipped vocabulary's ambiguous entries, on sentences
 written for them (a generic spelling links only where the text carries the entry's sense)."""
 
 from __future__ import annotations
