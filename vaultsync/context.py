@@ -31,7 +31,7 @@ from typing import Iterable
 
 from .records import ConceptMention, Extraction, frozen_mapping
 from .word_lists import DATA, read_word_lists
-from .context_spans import (_SENTENCE_START, _ITEMS_END, _LISTED_SETS_BEFORE, _COUNTED, _authors_sentence,
+from .context_spans import (_ITEMS_END, _LISTED_SETS_BEFORE, _COUNTED, _authors_sentence,
                             _listed_before, _lists_items, _results_sentences, _set_aside, _ALSO_COMPARED)
 
 JUDGED_KINDS = frozenset({"vocabulary", "acronym", "acronym-coined", "phrase"})
@@ -200,7 +200,8 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
             negated.append((start, end - 5))
         elif word.startswith("non-") or word.startswith("non") and len(word) > 6 and word[3:] in _NON_WORDS:
             negated.append((start, end))  # non-interactive segmentation
-    negated.extend(match.span(1) if match.group(1) else match.span(2) for match in _ALONE_FAILS.finditer(low))
+    if " alone" in low:  # (the pattern tries up to four words at every word: only where it can match)
+        negated.extend(match.span(1) if match.group(1) else match.span(2) for match in _ALONE_FAILS.finditer(low))
     evaluation.extend(_results_sentences(text, low))
     aside_negated, aside_evaluation = _set_aside(low)  # `X is costly`, `paving the way for X`, `the same Y as X`
     negated.extend(span if span[0] < span[1] else (span[0], _clause_end(low, span[0], SCOPE_WORDS))

@@ -83,6 +83,7 @@ def _authors_sentence(low: str, at: int) -> bool:
 _COSTLY = re.compile(r"\b((?:[a-z0-9-]+ ){0,3}[a-z0-9-]+) (?:is|are) (?:often |typically |usually |very |notoriously "
                      r"|prohibitively |extremely )?(?:costly|expensive|scarce|unavailable|infeasible|impractical)\b")
 # - a prospect the work leads to (`paving the way for more reliable machine learning systems`);
+_COSTLY_WORDS = ("costly", "expensive", "scarce", "unavailable", "infeasible", "impractical")
 _PROSPECT = re.compile(r"\b(?:pav(?:e|es|ed|ing) the way (?:for|to|towards?)|open(?:s|ing)? (?:up )?(?:new )?"
                        r"(?:avenues|doors|possibilities|directions) (?:for|to|in)|(?:with|has|have) (?:broad |important "
                        r"|potential |significant )?implications (?:for|in))\s(?!(?:a )?(?:better |deeper |more )?understanding)")  # (understanding X is the topic)
@@ -102,8 +103,10 @@ _SAME_AS = re.compile(r"\b(?:the )?same (?:[a-z0-9-]+ ){0,4}as (?!well\b)")
 def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """(negated spans, evaluation spans) of the patterns above (a prospect is read as an example
     of where the work may lead, so as an evaluation); ``_clause_end`` is passed in by the caller."""
-    negated = [m.span(1) for m in (*_COSTLY.finditer(low), *_CONTRASTED_FAILS.finditer(low))]
+    # (each pattern asked only where its words are: they try several words at every word)
+    costly = _COSTLY.finditer(low) if any(word in low for word in _COSTLY_WORDS) else ()
+    negated = [m.span(1) for m in (*costly, *_CONTRASTED_FAILS.finditer(low))]
     evaluation = [(m.end(), m.end()) for m in _PROSPECT.finditer(low)]
-    evaluation += [(m.start() + 1, m.end() - 1) for m in _ASIDE.finditer(low)]
-    negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)]
+    evaluation += [(m.start() + 1, m.end() - 1) for m in _ASIDE.finditer(low)] if "which" in low else []
+    negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)] if "same " in low else []
     return negated, evaluation

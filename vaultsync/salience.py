@@ -9,7 +9,8 @@ import re
 from functools import lru_cache
 from typing import Iterable
 
-from .context import _ASCII_LOWER, _SENTENCE_START, JUDGED_KINDS, _occurrences
+from .context import _ASCII_LOWER, JUDGED_KINDS, _occurrences
+from .context_spans import _SENTENCE_START
 from .records import Extraction
 
 # Where an abstract says what it is about: its opening sentence (the problem) and the sentences
