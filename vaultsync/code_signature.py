@@ -26,11 +26,22 @@ def package_signature() -> list[str]:
                   if "__pycache__" not in root for name in files)
 
 
-def code_signature(pm: pluggy.PluginManager) -> str:
-    """The files of vaultsync's code and data and of every loaded plugin, by stat signature."""
+def code_signature(plugins) -> str:
+    """The files of vaultsync's code and data and of every plugin, by stat signature.
+
+    ``plugins``: a ``LazyPlugins`` (read from its plan: nothing imported) or a plugin manager
+    (its plan, if ``LazyPlugins`` built it, and any plugin registered besides). The two give the
+    same signature for the same plugins, so a watcher's caches serve an export and back."""
     lines = package_signature()
-    for name, plugin in sorted(pm.list_name_plugin(), key=lambda item: str(item[0])):
-        module = plugin if hasattr(plugin, "__file__") else sys.modules.get(type(plugin).__module__)
-        source = getattr(module, "__file__", None)
-        lines.append(f"{name}={_stat_line(Path(source)) if source else '?'}")
+    planned = getattr(plugins, "planned", ())
+    for plugin in planned:
+        lines.append(f"{plugin.name}={_stat_line(Path(plugin.file)) if plugin.file else plugin.source.origin}")
+    if isinstance(plugins, pluggy.PluginManager):
+        known = {plugin.name for plugin in planned}
+        for name, plugin in sorted(plugins.list_name_plugin(), key=lambda item: str(item[0])):
+            if name in known:
+                continue
+            module = plugin if hasattr(plugin, "__file__") else sys.modules.get(type(plugin).__module__)
+            source = getattr(module, "__file__", None)
+            lines.append(f"{name}={_stat_line(Path(source)) if source else '?'}")
     return "\n".join(lines)

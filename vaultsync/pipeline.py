@@ -27,7 +27,7 @@ import pluggy
 from .code_signature import code_signature
 from .extract import Extracted, extract_all
 from .link import LinkOptions, link, link_additions, prepare_additions
-from .plugins import call_safely, promoted_phrases
+from .plugins import LazyPlugins, call_safely, promoted_phrases
 from .progress import StageTimer
 from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_signature
 from .records import Abstract, DeferredNote, ExtractContext, OutputFile, Seed, SyncReport, VaultModel, frozen_mapping
@@ -41,8 +41,6 @@ from .state_db import StateDamaged
 from .sync import VaultSession
 
 log = logging.getLogger(__name__)
-
-
 _FREEZE_EVERY = 4096  # files written between two ``gc.freeze()`` (see ``Exporter._counted``)
 
 
@@ -65,11 +63,11 @@ class Exporter:
     each seed file's stat signature and what was extracted from each abstract (by id).
     """
 
-    def __init__(self, seeds_dir: Path, vault_dir: Path, pm: pluggy.PluginManager,
+    def __init__(self, seeds_dir: Path, vault_dir: Path, pm: pluggy.PluginManager | LazyPlugins,
                  options: ExportOptions = ExportOptions(), remember: bool = True):
         self.seeds_dir = Path(seeds_dir)
         self.vault_dir = Path(vault_dir)
-        self.pm = pm
+        self.plugins = pm  # (``LazyPlugins``: imported when first needed; their problems join the report)
         self.options = options
         self.remember = remember  # keep extractions in memory for the next run (False: free them)
         self.session = VaultSession(self.vault_dir, recreate_deleted=options.recreate_deleted,
@@ -86,6 +84,10 @@ class Exporter:
         self.speedups = Speedups.from_environment()
         self._frozen = False  # what ``warm`` kept is frozen out of the collector until the next run
         self._checkpoint: Callable[[str, int | None, int | None], None] | None = None  # see ``run``
+
+    @property
+    def pm(self) -> pluggy.PluginManager:
+        return self.plugins.manager() if isinstance(self.plugins, LazyPlugins) else self.plugins
 
     def __enter__(self) -> "Exporter":
         self.session.__enter__()
@@ -123,9 +125,8 @@ class Exporter:
             if done % 256 == 0 and done:
                 self._step("write", done, None)
                 if done % _FREEZE_EVERY == 0 and self.speedups.collector:
-                    # what the sync keeps of the notes written so far (state rows, the report's
-                    # lists) lives as long as the model: frozen with it, so that the next full
-                    # collections do not walk it again and again (seven at 20,000 papers)
+                    # what the sync keeps of the notes written so far lives as long as the model: frozen
+                    # with it, so that full collections do not walk it again and again (7 at 20k papers)
                     gc.freeze()
             yield f
 
@@ -142,8 +143,7 @@ class Exporter:
 
     def seed(self, relative: str) -> Seed | None:
         """The seed file as the last run read it (None if it was not read or could not be)."""
-        cached = self._seeds.get(relative)
-        return cached[1] if cached else None
+        return cached[1] if (cached := self._seeds.get(relative)) else None
 
     def preview(self, changed: Iterable[str], checkpoint=None) -> SyncReport | None:
         """The quick first half of a watch round: notes for the abstracts new in ``changed`` seed
@@ -231,12 +231,11 @@ class Exporter:
     def run(self, changed: Iterable[str] | None = None, checkpoint=None) -> SyncReport:
         """Bring the vault up to date with the seeds folder; return what changed.
 
-        ``changed``: seed files to re-read even if their stat signature looks unchanged. A seed
-        file that is gone (since the last run, or since the state last saw it) has its papers
-        marked removed. A state database found damaged before any note was written has been
-        replaced by an empty one: the run starts again on it (and says so in a warning).
-        ``checkpoint(stage, done, total)``, asked at each step before writing, may raise to abandon it.
-        """
+        ``changed``: seed files to re-read even if their stat signature looks unchanged. A seed file
+        gone (since the last run, or since the state last saw it) has its papers marked removed. A
+        state database found damaged before any note was written was replaced by an empty one: the
+        run starts again on it (and says so). ``checkpoint(stage, done, total)``, asked at each step
+        before writing, may raise to abandon it."""
         self._checkpoint = checkpoint
         state = self.session.state
         notices = [str(state.repaired)] if state.repaired is not None else []
@@ -261,6 +260,7 @@ class Exporter:
         read, extracted, model = self._read_extract_link()
         # a problem with the input is an error (exit status 1) even though the run went on
         problems = tuple(read.problems) + tuple(p for facts in extracted for p in facts.problems)
+        problems = tuple(self.pm.load_problems if isinstance(self.plugins, LazyPlugins) else ()) + problems
         del extracted
         if not self.remember:  # a one-shot export: what was extracted is in the model and the state
             self._extracted.clear()
@@ -274,7 +274,7 @@ class Exporter:
         """The print of the seeds (and vault) this run starts from; the last run's report if it
         started from the same (not with ``changed``, a dry run, or a run's notes to report)."""
         if self._code is None:
-            self._code = code_signature(self.pm)
+            self._code = code_signature(self.plugins)
         run_options = {"format": self.options.format, "config": self.options.config,
                        "recreate_deleted": self.options.recreate_deleted}
         asks = not self.options.dry_run and not changed and not self.session.recovered
@@ -355,7 +355,7 @@ class Exporter:
             return
         if self._model is None:
             if self._code is None:
-                self._code = code_signature(self.pm)
+                self._code = code_signature(self.plugins)
             self._read_extract_link()
         prepare_additions(self._model)
         from .markdown import remember_conversions  # lazy: start-up time
@@ -370,8 +370,7 @@ class Exporter:
             self._primed = True
 
     def _read_extract_link(self) -> tuple[ReadResult, list[Extracted], VaultModel]:
-        """read → scan → extract → link: the seeds, what the vault says of them, what each
-        abstract says, the model of the whole vault."""
+        """read → scan → extract → link: the seeds, what the vault says, each abstract, the model."""
         self._step("read")
         read = self.read()
         abstracts = [abstract for seed in read.seeds for abstract in seed.abstracts]
@@ -393,8 +392,9 @@ class Exporter:
         return read, extracted, model
 
 
-def export(seeds_dir: Path, vault_dir: Path, pm: pluggy.PluginManager,
+def export(seeds_dir: Path, vault_dir: Path, pm: pluggy.PluginManager | LazyPlugins,
            options: ExportOptions = ExportOptions()) -> SyncReport:
-    """Read every seed in ``seeds_dir`` and bring ``vault_dir`` up to date with it, once."""
+    """Read every seed in ``seeds_dir`` and bring ``vault_dir`` up to date with it, once (with
+    ``LazyPlugins``, a run that finds nothing changed imports no plugin)."""
     with Exporter(seeds_dir, vault_dir, pm, options, remember=False) as exporter:
         return exporter.run()

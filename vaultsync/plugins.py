@@ -19,12 +19,7 @@ Hooks are called through :func:`call_safely`, which does the same for a plugin r
 
 from __future__ import annotations
 
-import importlib
-import importlib.metadata
-import importlib.util
 import logging
-import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
@@ -32,26 +27,13 @@ from typing import TYPE_CHECKING, Any, Iterable
 import pluggy
 
 from . import hookspecs
-from .default_plugins import DEFAULT_PLUGINS, MODULES
 from .errors import VaultsyncError
+from .plugin_plan import BUILT_IN, ENTRY_POINT_GROUP, LOAD_PLUGINS_ENV, VAULT_PLUGINS_DIR, PluginSource, plan  # noqa: F401
 
 if TYPE_CHECKING:
     from .config import Config
 
 logger = logging.getLogger(__name__)
-
-ENTRY_POINT_GROUP = "vaultsync"
-LOAD_PLUGINS_ENV = "VAULTSYNC_LOAD_PLUGINS"
-VAULT_PLUGINS_DIR = Path(".vaultsync") / "plugins"
-BUILT_IN = "built-in"
-
-
-@dataclass(frozen=True)
-class PluginSource:
-    """Where a registered plugin came from: ``BUILT_IN``, ``entry point <dist>`` or a file path."""
-
-    origin: str
-    version: str | None = None
 
 
 class VaultsyncPluginManager(pluggy.PluginManager):
@@ -62,6 +44,7 @@ class VaultsyncPluginManager(pluggy.PluginManager):
         self.add_hookspecs(hookspecs)
         self.sources: dict[str, PluginSource] = {}
         self.load_problems: list[str] = []  # one user-facing line per plugin that failed to load
+        self.planned: tuple = ()  # the ``PlannedPlugin``s it was built from (see ``LazyPlugins``)
 
     def add_plugin(self, plugin: object, name: str, source: PluginSource) -> None:
         """Register ``plugin``; a blocked name is skipped, a clash becomes a problem line."""
@@ -109,115 +92,44 @@ def get_plugin_manager(
     those named in ``blocked`` are not registered (nor are their files imported).
     Never raises for a broken plugin: read ``pm.load_problems`` and print each line.
     """
-    pm = VaultsyncPluginManager()
-    for name in {*blocked, *(config.blocked_plugins if config is not None else ())}:
-        pm.set_blocked(name)
-    _load_default_plugins(pm)
-    wanted = _wanted_plugins()
-    found: set[str] = set()  # normalised names that matched VAULTSYNC_LOAD_PLUGINS
-    _load_entry_points(pm, wanted, found)
-    for folder in plugins_dirs:
-        _load_plugins_dir(pm, Path(folder), wanted, found, required=True)
-    if vault is not None:
-        _load_plugins_dir(pm, Path(vault) / VAULT_PLUGINS_DIR, wanted, found, required=False)
-    for missing in sorted((wanted or set()) - found):
-        pm.load_problems.append(
-            f"{LOAD_PLUGINS_ENV} names plugin '{missing}', which was not found"
-            " — install it or correct the name"
-        )
-    return pm
+    return LazyPlugins(plugins_dirs, vault, config, blocked).manager()
 
 
-def _load_default_plugins(pm: VaultsyncPluginManager) -> None:
-    # A built-in that fails to import is a bug in vaultsync, not a user's problem: let it raise.
-    for name in DEFAULT_PLUGINS:
-        module = importlib.import_module(f"vaultsync.default_plugins.{MODULES.get(name, name)}")
-        pm.add_plugin(module, name, PluginSource(BUILT_IN))
+class LazyPlugins:
+    """The plugins of one run, planned at once and imported only when first needed: a run that
+    finds nothing to do (the same seeds, vault, options and code files as the last run) never
+    pays for importing them. ``planned`` is what ``code_signature`` reads."""
 
+    def __init__(self, plugins_dirs: Iterable[Path | str] = (), vault: Path | str | None = None,
+                 config: "Config | None" = None, blocked: Iterable[str] = ()):
+        self.blocked = frozenset({*blocked, *(config.blocked_plugins if config is not None else ())})
+        self.problems: list[str] = []  # lines known before importing anything (a missing folder)
+        self.planned = plan(tuple(plugins_dirs), vault, self.blocked, self.problems)
+        self._manager: VaultsyncPluginManager | None = None
 
-def _normalise(name: str) -> str:
-    return name.strip().lower().replace("_", "-")
+    @property
+    def loaded(self) -> bool:
+        return self._manager is not None
 
-
-def _wanted_plugins() -> set[str] | None:
-    """The external plugins ``VAULTSYNC_LOAD_PLUGINS`` allows; ``None`` when it is unset."""
-    value = os.environ.get(LOAD_PLUGINS_ENV)
-    if value is None:
-        return None
-    return {_normalise(name) for name in value.split(",") if name.strip()}
-
-
-def _load_entry_points(
-    pm: VaultsyncPluginManager, wanted: set[str] | None, found: set[str]
-) -> None:
-    seen: set[str] = set()
-    for dist in importlib.metadata.distributions():
-        dist_name = dist.metadata["Name"] or "?"
-        for entry_point in dist.entry_points:
-            if entry_point.group != ENTRY_POINT_GROUP or entry_point.name in seen:
-                continue  # a distribution found twice on sys.path
-            seen.add(entry_point.name)
-            if wanted is not None:
-                names = {_normalise(entry_point.name), _normalise(dist_name)} & wanted
-                if not names:
+    def manager(self) -> VaultsyncPluginManager:
+        """The plugin manager, every planned plugin imported and registered (once)."""
+        if self._manager is None:
+            pm = VaultsyncPluginManager()
+            pm.planned = self.planned
+            for name in self.blocked:
+                pm.set_blocked(name)
+            for plugin in self.planned:
+                try:
+                    loaded = plugin.load()
+                except Exception as error:  # a broken plugin must not stop the others
+                    if plugin.source.origin == BUILT_IN:
+                        raise  # a built-in that fails to import is a bug in vaultsync, not a user's problem
+                    pm.load_failed(plugin.name, plugin.source.origin, error)
                     continue
-                found.update(names)
-            origin = f"entry point of {dist_name}"
-            if pm.is_blocked(entry_point.name):
-                continue
-            try:
-                plugin = entry_point.load()
-            except Exception as error:  # a broken plugin must not stop the others
-                pm.load_failed(entry_point.name, origin, error)
-                continue
-            pm.add_plugin(plugin, entry_point.name, PluginSource(origin, dist.version))
-
-
-def _load_plugins_dir(
-    pm: VaultsyncPluginManager,
-    folder: Path,
-    wanted: set[str] | None,
-    found: set[str],
-    required: bool,
-) -> None:
-    """Register each ``*.py`` file of ``folder`` (skipping names starting ``_`` or ``.``)."""
-    if not folder.is_dir():
-        if required:
-            pm.load_problems.append(f"plugins folder {folder} does not exist — check --plugins-dir")
-        return
-    for path in sorted(folder.glob("*.py")):
-        name = path.stem
-        if name.startswith(("_", ".")):
-            continue
-        if wanted is not None:
-            if _normalise(name) not in wanted:
-                continue
-            found.add(_normalise(name))
-        if pm.is_blocked(name):
-            continue
-        try:
-            module = _import_file(path)
-        except Exception as error:  # a broken plugin must not stop the others
-            pm.load_failed(name, str(path), error)
-            continue
-        pm.add_plugin(module, name, PluginSource(str(path)))
-
-
-def _import_file(path: Path) -> object:
-    # A prefixed module name so `json.py` in a plugins folder cannot shadow the stdlib; it is
-    # kept in sys.modules so dataclasses and pickling (process pools) can find the module.
-    module_name = f"vaultsync_plugin_{path.stem}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        sys.modules.pop(module_name, None)
-        raise
-    return module
+                pm.add_plugin(loaded, plugin.name, plugin.source)
+            pm.load_problems[:0] = self.problems
+            self._manager = pm
+        return self._manager
 
 
 def describe(error: BaseException) -> str:

@@ -38,12 +38,18 @@ def fail(error: VaultsyncError) -> typer.Exit:
 
 def load_session_setup(seeds: Path, vault: Path, plugins_dir: list[Path] | None, verbose: bool):
     """The plugin manager and config for a run, and one line per plugin that failed to load."""
+    plugins, config = plan_session(vault, plugins_dir)
+    pm = plugins.manager()
+    return pm, config, list(pm.load_problems)
+
+
+def plan_session(vault: Path, plugins_dir: list[Path] | None):
+    """The plugins of a run, planned but not imported (``LazyPlugins``), and the config."""
     from ..config import load_config
-    from ..plugins import get_plugin_manager
+    from ..plugins import LazyPlugins
 
     config = load_config(vault=vault, project_dir=Path.cwd())
-    pm = get_plugin_manager(plugins_dirs=tuple(plugins_dir or ()), vault=vault, config=config)
-    return pm, config.as_dict(), list(getattr(pm, "load_problems", []))
+    return LazyPlugins(tuple(plugins_dir or ()), vault, config), config.as_dict()
 
 
 def print_problems(problems: list[str], verbose: bool) -> None:

@@ -12,7 +12,7 @@ import typer
 from ..errors import VaultsyncError
 from ..records import SyncReport
 from .common import (PluginsDirOption, QuietOption, SeedsArgument, VaultArgument, VerboseOption, fail,
-                     load_session_setup, print_problems, setup_logging, summary_line, with_digest_option)
+                     plan_session, print_problems, setup_logging, summary_line, with_digest_option)
 
 
 def _formats_help() -> str:
@@ -49,17 +49,22 @@ def export_command(
     from ..pipeline import ExportOptions, export
 
     setup_logging(verbose, quiet)
+    plugins = None
     try:
-        pm, config, problems = load_session_setup(seeds, vault, plugins_dir, verbose)
+        plugins, config = plan_session(vault, plugins_dir)  # (imported only if the run has work)
         seeds = seeds or Path(config.get("seeds") or "seeds")
         fmt = format or config.get("format") or "obsidian"
         plugin_config = with_digest_option(config.get("plugins", {}), digest)
         with _progress(quiet) as progress:
             options = ExportOptions(format=fmt, dry_run=dry_run, recreate_deleted=recreate_deleted,
                                     config=plugin_config, progress=progress)
-            report = export(seeds, vault, pm, options)
+            report = export(seeds, vault, plugins, options)  # (the plugins' load problems are its warnings)
     except VaultsyncError as error:
+        if plugins is not None and plugins.loaded:
+            print_problems(plugins.manager().load_problems, verbose)
         raise fail(error)
+    # (a run that imported the plugins reported their problems; one that found nothing to do did not)
+    problems = [] if plugins.loaded else list(plugins.problems)
     print_problems(problems + list(report.warnings) + list(report.errors), verbose)
     if json_output:
         typer.echo(json.dumps(report_json(report, vault, dry_run, problems), indent=2, ensure_ascii=False))
