@@ -146,9 +146,8 @@ class Exporter:
         return cached[1] if (cached := self._seeds.get(relative)) else None
 
     def preview(self, changed: Iterable[str], checkpoint=None) -> SyncReport | None:
-        """The quick first half of a watch round: notes for the abstracts new in ``changed`` seed
-        files, linked to the concepts the vault has (``link_additions``), written at once. Only for
-        pure additions (else None: nothing written); a full ``run(changed)`` must follow."""
+        """A watch round's quick first half: the abstracts new in ``changed`` seeds, linked to the
+        vault's concepts (``link_additions``), written; pure additions only (else None). ``run`` follows."""
         if self._model is None or self.options.dry_run:
             return None
         self._checkpoint = checkpoint
@@ -271,8 +270,7 @@ class Exporter:
         return report
 
     def _last_run(self, changed: Iterable[str] | None) -> tuple[Any, SyncReport | None]:
-        """The print of the seeds (and vault) this run starts from; the last run's report if it
-        started from the same (not with ``changed``, a dry run, or a run's notes to report)."""
+        """The print of what this run starts from; the last run's report if it started from the same."""
         if self._code is None:
             self._code = code_signature(self.plugins)
         run_options = {"format": self.options.format, "config": self.options.config,
@@ -389,6 +387,8 @@ class Exporter:
         with self.speedups.collector_for("link"):  # what it builds stays alive
             model = link(abstracts, extracted, options)
         self._model = None if self.options.dry_run else model
+        if not self.remember:  # a one-shot export previews nothing: the index it would use goes
+            model.caches.pop("relatedness", None)
         return read, extracted, model
 
 
