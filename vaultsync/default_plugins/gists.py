@@ -155,5 +155,8 @@ def name_title(name: str, long: str | None, gist: str) -> str:
     tail = re.sub(r"^(a|an) (?:novel|new) (?=[^aeiouAEIOU\W])", r"\1 ", gist)  # `a novel X` -> `a X`
     if long and not re.match(r"(?:a|an|the|to|for) |[a-z]+ing ", tail):
         tail = ""
+    named = re.split(r" (?:for|of|in|on|with|via|to) ", long or "", maxsplit=1)[0]
+    if len(named.split()) >= 3 and re.search(rf"\b{re.escape(named.casefold())}\b", tail.casefold()):
+        tail = ""  # `X — Temporal Shift module for SNNs, incorporating a Temporal Shift module ...` says it twice
     joiner = (" " if tail.startswith(("to ", "for ")) else ", ") if long else " — "  # `X — Long Form, leveraging ...`
     return head + joiner + tail if tail else head
