@@ -22,3 +22,33 @@ def test_a_title_does_not_say_the_long_form_twice():
     text = BACKGROUND + ("We introduce Multi Document Retrieval module for Question Answering (MDR-QA), which incorporates "
                          "a novel Multi Document Retrieval (MDR) module to merge passages across sources at query time.")
     assert paper_name(text).title == "MDR-QA — Multi Document Retrieval module for Question Answering"
+
+
+def test_a_variant_of_prior_work_gives_way_to_what_the_paper_studies():
+    text = ("We study sequential portfolio selection with transaction costs and delayed prices. Existing methods pay a "
+            "large price when delays are long. We close this gap by proposing a variant of online mirror descent "
+            "that adapts to the delays.")
+    assert paper_name(text).title == "Sequential portfolio selection"  # (not `Variant of online mirror descent`)
+
+
+def test_a_title_never_ends_in_a_vague_noun_cut_from_its_modifier():
+    text = ("Score-based samplers are widely used for image synthesis. In this paper, we present a careful analysis "
+            "of the error introduced by skipping sampling steps in score-based samplers. We also propose a caching "
+            "schedule for accelerating score-based samplers.")
+    assert paper_name(text).title == "Caching schedule for accelerating score-based samplers"
+
+
+def test_what_a_contribution_achieves_is_not_part_of_its_title():
+    text = "Denoisers are used everywhere. We introduce a noise-free denoiser for images that achieves an FID of 2.2 on CIFAR-10."
+    assert paper_name(text).title == "Noise-free denoiser for images"
+
+
+def test_a_step_of_a_proof_is_not_a_title():
+    from vaultsync.default_plugins.topics import _keyphrase_title
+    from vaultsync.records import ConceptMention, Extraction
+
+    text = "Our proof rests on an Information Bottleneck Lemma, which bounds the drift of stochastic gradient Langevin dynamics."
+    extraction = Extraction(concepts=(ConceptMention("Information Bottleneck Lemma", "phrase", ("Information Bottleneck Lemma",), (), 5.0),
+                                      ConceptMention("Stochastic gradient Langevin dynamics", "phrase",
+                                                     ("stochastic gradient Langevin dynamics",), (), 2.0)))
+    assert _keyphrase_title(text, extraction) == "Stochastic gradient Langevin dynamics"

@@ -51,6 +51,9 @@ _NOMINAL_ING = frozenset("learning sampling matching embedding clustering reason
 _GRADING = _WORDS["grading_starts"]
 
 
+_STATEMENTS = frozenset({"lemma", "lemmas", "theorem", "theorems", "corollary", "conjecture", "proposition"})
+
+
 def _keyphrase_title(text: str, extraction: Extraction) -> str:
     """The strongest keyphrase of two words or more that names a thing of the field
     (`Pre-memorization train accuracy`), written whole in the text, not ending in a participle
@@ -63,7 +66,8 @@ def _keyphrase_title(text: str, extraction: Extraction) -> str:
         last = words[-1].casefold() if words else ""
         if not 2 <= len(words) <= NAME_WORDS or len(surface) > 60 or re.search(r"\w[.,;:]\w", surface) \
                 or last.endswith("ing") and last not in _NOMINAL_ING or is_generic(surface) or not names_a_thing(surface) \
-                or words[0].casefold() in _GRADING:  # `Arbitrary Bregman divergences`: a phrase in passing
+                or words[0].casefold() in _GRADING \
+                or last in _STATEMENTS:  # `Arbitrary Bregman divergences`: a phrase in passing; `X Lemma`: a step of a proof
             continue
         written = re.search(rf"(?<![\w-]){re.escape(surface.casefold())}(?![\w-])( (?:the|a|an|its|their|this|these|that|to)\b)?", low)
         if written and not written.group(1):
