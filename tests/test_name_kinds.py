@@ -52,3 +52,16 @@ def test_a_step_of_a_proof_is_not_a_title():
                                       ConceptMention("Stochastic gradient Langevin dynamics", "phrase",
                                                      ("stochastic gradient Langevin dynamics",), (), 2.0)))
     assert _keyphrase_title(text, extraction) == "Stochastic gradient Langevin dynamics"
+
+
+def test_a_field_is_named_without_an_empty_head():
+    text = "Learning with delayed rewards is hard. In this paper, we study the online contextual pricing problem."
+    assert paper_name(text).title == "Online contextual pricing"
+    text = "Bandits model many decisions. We study dueling bandit problems under adversarial corruption."
+    assert paper_name(text).title.startswith("Dueling bandits")
+
+
+def test_an_understanding_of_a_topic_is_titled_understanding_it():
+    text = ("Contrastive models often ignore one modality. This paper aims to develop a fundamental understanding of "
+            "modality neglect in contrastive pretraining.")
+    assert paper_name(text).title == "Understanding modality neglect"

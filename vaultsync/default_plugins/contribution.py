@@ -111,7 +111,22 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
             or not (_technical(title.split()) or len(kept) >= 3 and sum(w not in _GENERIC_TITLE_WORDS for w in kept) >= 2):
         return ""
     head, _, last = title.rpartition(" and ")  # `adversarial bandits and bandits (with X)`: a conjunct cut from its modifier
-    return _capitalise(head if head and " " not in last and last in head.split() else title)
+    return _capitalise(_plain_head(head if head and " " not in last and last in head.split() else title))
+
+
+_UNDERSTANDING = re.compile(r"^(?:[a-z]+ )?understanding of (?:the )?(?=\S+ \S)", re.IGNORECASE)
+_EMPTY_HEAD = re.compile(r"(?<=[a-z]{3}(?:ing|ion|ics)) (?:problems?|setups?|settings?)(?=$| (?:with|under|in|on|for|over)\b)")
+
+
+def _plain_head(title: str) -> str:
+    """The title as a researcher says it: `Fundamental understanding of X` -> `Understanding X`;
+    `Convex optimization problem` -> `Convex optimization`, `Logistic bandit problems` -> `Logistic
+    bandits` (the head adds nothing to a field's name)."""
+    title = _UNDERSTANDING.sub("understanding ", title, count=1)
+    if re.search(r"\b(?:solv|address|tackl)ing\b", title):
+        return title  # (`for solving X regression problems`: one solves problems)
+    title = re.sub(r"\bbandit problems?\b", "bandits", title, count=1)
+    return _EMPTY_HEAD.sub("", title, count=1)
 
 
 _NOT_ACTIONS = _WORDS["not_actions"]
