@@ -65,3 +65,9 @@ def test_an_understanding_of_a_topic_is_titled_understanding_it():
     text = ("Contrastive models often ignore one modality. This paper aims to develop a fundamental understanding of "
             "modality neglect in contrastive pretraining.")
     assert paper_name(text).title == "Understanding modality neglect"
+
+
+def test_an_acronym_the_field_knows_as_something_else_gives_way_to_its_long_form():
+    text = BACKGROUND + ("We propose Retrieval Latency Hedging (RLHF), a scheduler that sends duplicate queries to "
+                         "replicas. RLHF cuts tail latency in half.")
+    assert paper_name(text).name == "Retrieval Latency Hedging"  # (RLHF is reinforcement learning from human feedback)

@@ -328,7 +328,8 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
     base = next((c for c in candidates if c.rank <= 1 and _extends(best.name, c.name)), None)
     best = base or best  # `GRADEO`, not its variant `GRADEO-Instruct`
     long = best.long or _long_form_hint(best.name, extraction)
-    spelled = bool(long and _SPELLED_OUT.search(best.name) and len(long.split()) <= 4 and long[:1].isupper())
+    spelled = bool(long and (_SPELLED_OUT.search(best.name) or best.long and _means_else(best.name, long))
+                   and len(long.split()) <= 4 and long[:1].isupper())
     if spelled:  # `Verification Learning (VL)`, `Audio Flamingo 2 (AF2)`: the name, and the acronym an alias
         best, long = best._replace(name=long), best.name
     extended = [c.name for c in candidates if c.rank <= 1 and best.name.casefold() in c.name.casefold()]
@@ -339,6 +340,15 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
         aliases=_aliases(best.name, long, extended, extraction),
         gist=gist,
     )
+
+
+def _means_else(acronym: str, long: str) -> bool:
+    """Does the field already know ``acronym`` as something else (`FOL`: first-order logic, not
+    Federated Oriented Learning)? The paper is then told by its long form."""
+    from .vocabulary import Vocabulary  # (loaded once, cached; only an acronym with a long form asks)
+
+    entry = Vocabulary.load().entry(acronym) if acronym.isupper() else None
+    return entry is not None and not any(name.casefold() == long.casefold() for name in entry.names)
 
 
 @hookimpl(trylast=True)
