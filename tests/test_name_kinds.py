@@ -71,3 +71,10 @@ def test_an_acronym_the_field_knows_as_something_else_gives_way_to_its_long_form
     text = BACKGROUND + ("We propose Retrieval Latency Hedging (RLHF), a scheduler that sends duplicate queries to "
                          "replicas. RLHF cuts tail latency in half.")
     assert paper_name(text).name == "Retrieval Latency Hedging"  # (RLHF is reinforcement learning from human feedback)
+
+
+def test_a_short_form_in_parentheses_after_the_long_form_is_the_name():
+    text = BACKGROUND + ("We propose Noise-Robust Prompt Tuning (NRP Tuning), a method that tunes prompts on noisy labels. "
+                         "NRP Tuning needs no clean data.")
+    named = paper_name(text)
+    assert (named.name, named.aliases[:1]) == ("NRP Tuning", ("Noise-Robust Prompt Tuning",))

@@ -164,7 +164,10 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
     if not strength or not (_follows_as_name(text, end, strength) or bold):
         return
     paren, inside, long = _PAREN_AFTER.match(text, end), _ACRONYM_INSIDE.match(text, end), None
-    if paren and len(paren.group(1).split()) >= 2 and expands(paren.group(1), name, strict=False):
+    short = re.fullmatch(r"([A-Z][A-Z0-9]{1,7})((?: [A-Z][a-z][\w-]*){1,2})", paren.group(1)) if paren else None
+    if short and name.endswith(short.group(2)) and expands(name[:-len(short.group(2))], short.group(1)):
+        name, long, end = paren.group(1), name, paren.end()  # `Conflict-Aware Task Merging (CAT Merging)`: the short form
+    elif paren and len(paren.group(1).split()) >= 2 and expands(paren.group(1), name, strict=False):
         long, end = paren.group(1).strip(), paren.end()
     elif inside and not bold and expands(name, inside.group(1)):  # `Encode-Prefill-Decode (EPD) Disaggregation, a ...`
         name, long, end = inside.group(1) + inside.group(2), name + inside.group(2), inside.end()
