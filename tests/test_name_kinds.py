@@ -78,3 +78,20 @@ def test_a_short_form_in_parentheses_after_the_long_form_is_the_name():
                          "NRP Tuning needs no clean data.")
     named = paper_name(text)
     assert (named.name, named.aliases[:1]) == ("NRP Tuning", ("Noise-Robust Prompt Tuning",))
+
+
+def test_a_gist_never_points_back_at_a_sentence_the_title_does_not_hold():
+    background = "Sparse autoencoders forget rare concepts during training. "
+    assert paper_name(background + "We propose SAEgis, a supervised training method that overcomes this by aligning "
+                      "latents with labelled concepts.").title == "SAEgis — a supervised training method"
+    assert paper_name(background + "We introduce Low-Rank Concept Attention (LRCA) as a clean instantiation of this "
+                      "template.").title == "LRCA — Low-Rank Concept Attention"
+    kept = paper_name(background + "We propose KernFlow, a framework compatible with many kernels, including those "
+                      "in flow matching.").title
+    assert kept.endswith("including those in flow matching")
+
+
+def test_why_a_method_is_proposed_is_not_part_of_its_gist():
+    text = BACKGROUND + ("We propose Veil, a context-aware prompt perturbation mechanism based on local privacy, "
+                         "to enable private inference with little loss of utility.")
+    assert paper_name(text).title == "Veil — a context-aware prompt perturbation mechanism based on local privacy"
