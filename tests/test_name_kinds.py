@@ -95,3 +95,9 @@ def test_why_a_method_is_proposed_is_not_part_of_its_gist():
     text = BACKGROUND + ("We propose Veil, a context-aware prompt perturbation mechanism based on local privacy, "
                          "to enable private inference with little loss of utility.")
     assert paper_name(text).title == "Veil — a context-aware prompt perturbation mechanism based on local privacy"
+
+
+def test_a_bare_class_of_models_is_titled_with_the_field_the_abstract_opens_on():
+    text = ("Sequential Experimental Design is a hard decision problem. Existing approaches are myopic. To address "
+            "these shortcomings, we introduce a latent variable model, trained in a supervised manner.")
+    assert paper_name(text).title == "Latent variable model for sequential experimental design"

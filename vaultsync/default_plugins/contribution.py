@@ -309,6 +309,8 @@ def _head_for(head: str, topic: str) -> str:
     if _GENERIC_RESULT.fullmatch(head.casefold()) or _proved_result(head) or _BUILDS_ON.match(head) \
             or set(head.casefold().split()) & set(topic.casefold().split()):
         return topic
+    if all(re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z]+)?", word) for word in topic.split()):
+        topic = topic.lower()  # (`Active Feature Acquisition` said inside a title)
     first = topic.split(" ", 1)[0]
     joined = f"{head} for {first.lower() if first[1:].islower() else first}{topic[len(first):]}"
     return joined if len(joined) <= NAME_CHARS and len(joined.split()) <= NAME_WORDS else topic

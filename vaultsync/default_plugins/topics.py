@@ -38,8 +38,9 @@ def _topic_of(sentence: str) -> str:
         return ""
     subject = _LEADING.sub("", sentence[:verb.start()]).strip(" ,")
     words = subject.split()
+    named = all(re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z]+)?", word) for word in words)  # `Active Feature Acquisition is ...`
     if not 2 <= len(words) <= 6 or words[0].casefold() in _NOT_A_TOPIC_START or "," in subject \
-            or not _technical(words):
+            or not (_technical(words) or named):
         return ""
     return _capitalise(subject)
 
