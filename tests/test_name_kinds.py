@@ -101,3 +101,11 @@ def test_a_bare_class_of_models_is_titled_with_the_field_the_abstract_opens_on()
     text = ("Sequential Experimental Design is a hard decision problem. Existing approaches are myopic. To address "
             "these shortcomings, we introduce a latent variable model, trained in a supervised manner.")
     assert paper_name(text).title == "Latent variable model for sequential experimental design"
+
+
+def test_a_generic_head_with_generic_adjectives_is_not_a_title():
+    text = ("Pricing under uncertainty is central to online markets. In this paper, we propose a universal algorithmic "
+            "framework that learns the full underlying distribution, enabling a unified approach to all pricing "
+            "problems. We further propose a kernel quantile regression oracle for "
+            "censored demand.")
+    assert paper_name(text).title == "Kernel quantile regression oracle for censored demand"
