@@ -109,3 +109,8 @@ def test_a_generic_head_with_generic_adjectives_is_not_a_title():
             "problems. We further propose a kernel quantile regression oracle for "
             "censored demand.")
     assert paper_name(text).title == "Kernel quantile regression oracle for censored demand"
+
+
+def test_an_empty_head_stays_when_dropping_it_leaves_a_concept_s_name():
+    text = "Delays hurt online learners. In this paper, we study the online convex optimization problem."
+    assert paper_name(text).title == "Online convex optimization problem"  # (`Online convex optimization` is a concept note)

@@ -125,8 +125,15 @@ def _plain_head(title: str) -> str:
     title = _UNDERSTANDING.sub("understanding ", title, count=1)
     if re.search(r"\b(?:solv|address|tackl)ing\b", title):
         return title  # (`for solving X regression problems`: one solves problems)
-    title = re.sub(r"\bbandit problems?\b", "bandits", title, count=1)
-    return _EMPTY_HEAD.sub("", title, count=1)
+    plain = _EMPTY_HEAD.sub("", re.sub(r"\bbandit problems?\b", "bandits", title, count=1), count=1)
+    return title if plain != title and _names_a_concept(plain) else plain  # (a paper is not the concept's note)
+
+
+def _names_a_concept(title: str) -> bool:
+    """Is ``title`` the name of a concept the vocabulary knows (`Online convex optimization`)?"""
+    from .vocabulary import Vocabulary  # (loaded once, cached)
+
+    return Vocabulary.load().entry(title) is not None
 
 
 _NOT_ACTIONS = _WORDS["not_actions"]
