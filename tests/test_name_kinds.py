@@ -114,3 +114,10 @@ def test_a_generic_head_with_generic_adjectives_is_not_a_title():
 def test_an_empty_head_stays_when_dropping_it_leaves_a_concept_s_name():
     text = "Delays hurt online learners. In this paper, we study the online convex optimization problem."
     assert paper_name(text).title == "Online convex optimization problem"  # (`Online convex optimization` is a concept note)
+
+
+def test_a_position_paper_says_so_even_when_its_topic_is_long():
+    text = ("Theory of reinforcement learning chases rates. In this position paper, we constructively question this "
+            "trend. As an example, we consider the case of bonus-based exploration in finite-horizon tabular "
+            "MDPs with sparse rewards.")
+    assert paper_name(text).title.startswith("Position on bonus-based exploration")
