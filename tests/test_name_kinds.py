@@ -121,3 +121,9 @@ def test_a_position_paper_says_so_even_when_its_topic_is_long():
             "trend. As an example, we consider the case of bonus-based exploration in finite-horizon tabular "
             "MDPs with sparse rewards.")
     assert paper_name(text).title.startswith("Position on bonus-based exploration")
+
+
+def test_a_gist_is_never_cut_between_an_object_and_what_it_is_asked_to_do():
+    gist = gist_of("a framework that adds a strong motion prior to video generators, by encouraging the model to learn "
+                   "a joint appearance and motion representation from every training clip")
+    assert gist == "a framework that adds a strong motion prior to video generators"

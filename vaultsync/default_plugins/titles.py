@@ -266,8 +266,14 @@ def _inside_list(text: str, start: int, end: int) -> bool:
     if text[start:end] == ", ":
         return _NEXT_ITEM.match(text, end) is not None or _LAST_ITEM.match(text, end) is not None \
             and _ITEM_BEFORE.search(text, 0, start) is not None
-    return text.startswith(" to ", start) and re.search(r"\d\S*$", text[:start]) is not None \
-        and re.match(r" to \S*\d", text[start:]) is not None
+    if not text.startswith(" to ", start):
+        return False
+    return re.search(r"\d\S*$", text[:start]) is not None and re.match(r" to \S*\d", text[start:]) is not None \
+        or _ASKS_TO.search(text, 0, start) is not None  # `by encouraging the model | to learn X`: what it is asked to do
+
+
+_ASKS_TO = re.compile(r"\b(?:encourag|enabl|allow|forc|teach|train|help|prompt|guid|requir|ask|caus)[a-z]* "
+                      r"(?:the |a |an |its |their |each |every )?[\w-]+$")
 
 
 def gist_of(phrase: str) -> str:
