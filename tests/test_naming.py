@@ -44,8 +44,8 @@ def test_names_the_paper_after_what_it_introduces(sentence, name):
     ("sentence", "name", "long"),
     [
         (
-            "We propose Sparse Token Routing (STR), a plug-and-play module for transformers.",
-            "STR", "Sparse Token Routing",
+            "We propose Sparse Token Routing (SPTR), a plug-and-play module for transformers.",
+            "SPTR", "Sparse Token Routing",
         ),
         (
             "We introduce Low-Rank Spatial Attention (LRSA) as a clean instantiation of this template.",

@@ -21,7 +21,7 @@ _GENERIC_TITLE_WORDS = _WORDS["generic_title_words"]
 
 _FILLER_OF = re.compile(
     r"\b(?:the |a )?(?:problems?|task|setting|case|question|challenge|issue|class|family|notion|strengths|benefits|"
-    r"advantages|best) of (?:the )?",
+    r"advantages|best|variety|wide variety|range|wide range|host|plethora|myriad) of (?:the )?",
     re.IGNORECASE)
 _GENERIC_HEAD = re.compile(
     r"^(?:(?:theoretical|analysis|learning|unified|general|new|novel|simple|efficient|effective|rigorous) )?"
@@ -111,7 +111,29 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
             or not (_technical(title.split()) or len(kept) >= 3 and sum(w not in _GENERIC_TITLE_WORDS for w in kept) >= 2):
         return ""
     head, _, last = title.rpartition(" and ")  # `adversarial bandits and bandits (with X)`: a conjunct cut from its modifier
-    return _capitalise(head if head and " " not in last and last in head.split() else title)
+    return _capitalise(_plain_head(head if head and " " not in last and last in head.split() else title))
+
+
+_UNDERSTANDING = re.compile(r"^(?:[a-z]+ )?understanding of (?:the )?(?=\S+ \S)", re.IGNORECASE)
+_EMPTY_HEAD = re.compile(r"(?<=[a-z]{3}(?:ing|ion|ics)) (?:problems?|setups?|settings?)(?=$| (?:with|under|in|on|for|over)\b)")
+
+
+def _plain_head(title: str) -> str:
+    """The title as a researcher says it: `Fundamental understanding of X` -> `Understanding X`;
+    `Convex optimization problem` -> `Convex optimization`, `Logistic bandit problems` -> `Logistic
+    bandits` (the head adds nothing to a field's name)."""
+    title = _UNDERSTANDING.sub("understanding ", title, count=1)
+    if re.search(r"\b(?:solv|address|tackl)ing\b", title):
+        return title  # (`for solving X regression problems`: one solves problems)
+    plain = _EMPTY_HEAD.sub("", re.sub(r"\bbandit problems?\b", "bandits", title, count=1), count=1)
+    return title if plain != title and _names_a_concept(plain) else plain  # (a paper is not the concept's note)
+
+
+def _names_a_concept(title: str) -> bool:
+    """Is ``title`` the name of a concept the vocabulary knows (`Online convex optimization`)?"""
+    from .vocabulary import Vocabulary  # (loaded once, cached)
+
+    return Vocabulary.load().entry(title) is not None
 
 
 _NOT_ACTIONS = _WORDS["not_actions"]
@@ -141,6 +163,8 @@ _ABILITY = re.compile(r"(?:(?:the|their) )?(?:[a-z-]+ )?(?:ability|abilities|cap
                       r"((?:[\w-]+ ){0,2}?[\w-]+) to ([a-z]{3,}) ")
 _AND_VERB = re.compile(rf"^and (?:[a-z]+ly )?{_VERBS} (?=[a-z-]+ )")
 _TO_VERB = re.compile(r"to ([a-z]{3,}) ")
+_CLAIMED_RELATIVE = re.compile(r",? (?:that|which) (?:[a-z]+ly )?(?:achieves?|attains?|outperforms?|surpass(?:es)?|matches|"
+                               r"reach(?:es)?|exceeds?|beats?|rivals?)\b")
 
 
 def _reshaped(phrase: str) -> str:
@@ -168,6 +192,7 @@ def _reshaped(phrase: str) -> str:
     if to_verb and to_verb.group(1) not in _NOT_ACTIONS | _MODALS | _NOT_A_TITLE_START:
         phrase = f"{_gerund_of_base(to_verb.group(1))} {phrase[to_verb.end():]}"
     if " that " in phrase or " which " in phrase:
+        phrase = _CLAIMED_RELATIVE.split(phrase, maxsplit=1)[0]  # `a model that achieves an FID of 2.2`: a result, not what it is
         phrase = _MODAL_RELATIVE.sub(lambda m: " " + " and ".join(_gerund_of_base(v) for v in m.groups() if v), phrase,
                                      count=1)
         phrase = _RELATIVE_VERB.sub(_as_gerund, phrase, count=1)
@@ -259,6 +284,21 @@ _HEAD_ONLY = re.compile(r"(?:(?!(?:using|leveraging|exploiting|based|via|with|fo
 
 
 _RESULT_HEADS = _WORDS["result_heads"]
+_BUILDS_ON = re.compile(r"(?:[\w-]+ ){0,2}(?:" + "|".join(sorted(_WORDS["builds_on_heads"])) + r") of ", re.IGNORECASE)
+_NEEDS_COMPLEMENT = _WORDS["needs_complement"]
+_COMPLEMENT_STARTS = frozenset("between in of from on under when within across among introduced caused induced incurred "
+                               "arising due".split())
+
+
+def _cut_from_complement(title: str, phrase: str) -> bool:
+    """Does the title end in a noun that says nothing without the modifier the cut left behind
+    (`Mathematical analysis of error` | `introduced by removing X`)?"""
+    last = title.rsplit(" ", 1)[-1]
+    if last.casefold() not in _NEEDS_COMPLEMENT or not last.islower():  # (`Treatment Effect`: a name)
+        return False
+    nth = title.casefold().split().count(last.casefold())  # (`Transferability error to measure error`: the second)
+    after = re.findall(rf"\b{re.escape(last.casefold())}\b(?: \([^()]*\))?(?: ([a-z]+))?", phrase.casefold())
+    return len(after) >= nth and after[nth - 1] in _COMPLEMENT_STARTS
 
 
 def _proved_result(title: str) -> bool:
@@ -273,8 +313,11 @@ def _proved_result(title: str) -> bool:
 def _head_for(head: str, topic: str) -> str:
     """`Lifting method` for the topic `Tensor completion` -> `Lifting method for tensor completion`, when
     the head is not a generic result and that fits a title; else the topic."""
-    if _GENERIC_RESULT.fullmatch(head.casefold()) or _proved_result(head) or set(head.casefold().split()) & set(topic.casefold().split()):
+    if _GENERIC_RESULT.fullmatch(head.casefold()) or _proved_result(head) or _BUILDS_ON.match(head) \
+            or set(head.casefold().split()) & set(topic.casefold().split()):
         return topic
+    if all(re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z]+)?", word) for word in topic.split()):
+        topic = topic.lower()  # (`Active Feature Acquisition` said inside a title)
     first = topic.split(" ", 1)[0]
     joined = f"{head} for {first.lower() if first[1:].islower() else first}{topic[len(first):]}"
     return joined if len(joined) <= NAME_CHARS and len(joined.split()) <= NAME_WORDS else topic
@@ -297,6 +340,7 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
     opening words; the gist is one clause of at most 20 words. When no sentence states a
     contribution, the title is the paper's strongest terms (``""`` when it has none)."""
     cut_short: tuple[str, str] | None = None  # a title cut at a word: better than none
+    vague: tuple[str, str] | None = None  # `Analysis of error` (| `introduced by X`): any other sentence says more
     head_only: tuple[str, str] | None = None  # `Doubly-robust estimator`: what the paper studies says more
     for pattern, reads, needs in _CONTRIBUTION:
         if needs and not any(map(low.__contains__, needs)):
@@ -309,8 +353,11 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
             verb = match.group(1) if pattern.groups else ""
             said = f"{_third_person(verb)} {phrase}" if verb else phrase
             title = _title_from(phrase, reads, verb) if reads != "extend" else _extended(text, bounds, phrase)
+            if title and _cut_from_complement(title, phrase):
+                vague, title = vague or (title, gist_of(f"{_third_person(verb)} {phrase}" if verb else phrase)), ""
+                continue
             said = f"extends {title.split(' for ')[0].lower()} to {phrase}" if reads == "extend" and title else said
-            if title and not head_only and reads == "object" and (_HEAD_ONLY.fullmatch(title.casefold())
+            if title and not head_only and reads == "object" and (_HEAD_ONLY.fullmatch(title.casefold()) or _BUILDS_ON.match(title)
                                                                   or _GENERIC_RESULT.fullmatch(title.casefold())
                                                                   or _proved_result(title)):
                 head_only = (title, gist_of(said))
@@ -326,8 +373,8 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
     if head_only:  # `Non-parametric procedure` for the topic the abstract opens with
         joined = _head_for(head_only[0], opening_topic(text, bounds) or head_only[0])
         return (joined if " for " in joined else head_only[0]), head_only[1]  # (never the opening words alone)
-    if cut_short:
-        return cut_short
+    if cut_short or vague:
+        return cut_short or vague
     sentences = [text[start:end] for start, end in bounds[:3]] or [text]
     return "", gist_of(clean_phrase(sentences[0], 400))
 

@@ -29,6 +29,7 @@ _REFERS_BACK_CLAUSE = re.compile(r",? (?:which|that|to) [^,]*?\b(?:these|those|b
                                  r"|,? (?:which|that|to) [^,]*?\b(?:these|those|such(?! as)|the aforementioned|above)\b"
                                  r"|,? (?:in which|where|whereby|with which) we |, (?:which|that) (?:[a-z]+ly )?(?:"
                                  + "|".join(sorted(_RESULTS)) + r")\b")
+_PURPOSE_AFTER = re.compile(r", (?:in order )?to (?:[a-z]+ly )?[a-z]{3,} ")
 # the noun phrase that says what the name is, right before it: `a simple yet strong tracker: X`
 _NOUN_PHRASE_BEFORE = re.compile(r"\b((?:a|an) (?:(?!we\b|which\b|that\b)[^;:.()])" r"{3,100}?)"
                                  r"(?: (?:called|named|termed|titled|dubbed))?[,:]? ?$")
@@ -105,9 +106,33 @@ def paper_gist(text: str, low: str, bounds: list[tuple[int, int]], name: str, sp
     """What the named paper is (see the module's docstring), or ``""`` when the abstract says it
     in no phrase that stands alone; ``span`` is where the name's candidate starts and ends, and
     a name with a ``long`` form needs nothing else (`X — Long Form, a ...`)."""
+    return _standing_alone(_paper_gist(text, low, bounds, name, span, before, long))
+
+
+_POINTS_BACK = re.compile(r"\b(?:this|these|it|its)\b(?! (?:paper|work|study|article)\b)"
+                          r"|\bthose\b(?! (?:in|of|that|which|who|with|from|for|used|based)\b)")  # (`those in X` points ahead)
+_CLAUSE_START = re.compile(r",? (?=(?:that|which|to|by|while|thereby|so that|in order to|whereby)\b)|, ")
+
+
+def _standing_alone(gist: str) -> str:
+    """The gist without the clause that points back at a sentence the title does not hold (`a
+    method that overcomes this by ...` -> `a method`; `to improve its ...`); ``""`` when the
+    phrase itself does (`a clean instantiation of this template`)."""
+    back = _POINTS_BACK.search(gist)
+    if not back:
+        return gist
+    cuts = [m.start() for m in _CLAUSE_START.finditer(gist, 0, back.start())]
+    kept = _strip_loose_end(gist[:cuts[-1]]) if cuts else ""
+    return kept if len(kept.split()) >= 3 and not _POINTS_BACK.search(kept) else ""
+
+
+def _paper_gist(text: str, low: str, bounds: list[tuple[int, int]], name: str, span: tuple[int, int], before: str,
+                long: str | None) -> str:
     name_end = span[1]
     gist = _REFERS_BACK_CLAUSE.split(gist_after(text, name_end, before, bounds), maxsplit=1)[0]
     gist = re.sub(r"^[A-Z][\w-]*(?: [\w-]+){0,6}, (?=(?:a|an|the) )", "", gist)  # `X: Long Form, a ...`
+    said = _PURPOSE_AFTER.split(gist, maxsplit=1)[0]  # `X, a mechanism based on Y, to enable Z`: why we propose it
+    gist = said if _NOUN_PHRASE.match(said) and len(said.split()) >= 5 else gist
     if says_where_the_code_is(gist):
         gist = ""
     restated = _RESTATES.match(text[name_end:name_end + 20].lstrip(" ,*_"))  # `X, short for Linearizing ...`
@@ -155,5 +180,8 @@ def name_title(name: str, long: str | None, gist: str) -> str:
     tail = re.sub(r"^(a|an) (?:novel|new) (?=[^aeiouAEIOU\W])", r"\1 ", gist)  # `a novel X` -> `a X`
     if long and not re.match(r"(?:a|an|the|to|for) |[a-z]+ing ", tail):
         tail = ""
+    named = re.split(r" (?:for|of|in|on|with|via|to) ", long or "", maxsplit=1)[0]
+    if len(named.split()) >= 3 and re.search(rf"\b{re.escape(named.casefold())}\b", tail.casefold()):
+        tail = ""  # `X — Temporal Shift module for SNNs, incorporating a Temporal Shift module ...` says it twice
     joiner = (" " if tail.startswith(("to ", "for ")) else ", ") if long else " — "  # `X — Long Form, leveraging ...`
     return head + joiner + tail if tail else head

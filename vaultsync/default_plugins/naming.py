@@ -164,7 +164,10 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
     if not strength or not (_follows_as_name(text, end, strength) or bold):
         return
     paren, inside, long = _PAREN_AFTER.match(text, end), _ACRONYM_INSIDE.match(text, end), None
-    if paren and len(paren.group(1).split()) >= 2 and expands(paren.group(1), name, strict=False):
+    short = re.fullmatch(r"([A-Z][A-Z0-9]{1,7})((?: [A-Z][a-z][\w-]*){1,2})", paren.group(1)) if paren else None
+    if short and name.endswith(short.group(2)) and expands(name[:-len(short.group(2))], short.group(1)):
+        name, long, end = paren.group(1), name, paren.end()  # `Conflict-Aware Task Merging (CAT Merging)`: the short form
+    elif paren and len(paren.group(1).split()) >= 2 and expands(paren.group(1), name, strict=False):
         long, end = paren.group(1).strip(), paren.end()
     elif inside and not bold and expands(name, inside.group(1)):  # `Encode-Prefill-Decode (EPD) Disaggregation, a ...`
         name, long, end = inside.group(1) + inside.group(2), name + inside.group(2), inside.end()
@@ -328,7 +331,8 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
     base = next((c for c in candidates if c.rank <= 1 and _extends(best.name, c.name)), None)
     best = base or best  # `GRADEO`, not its variant `GRADEO-Instruct`
     long = best.long or _long_form_hint(best.name, extraction)
-    spelled = bool(long and _SPELLED_OUT.search(best.name) and len(long.split()) <= 4 and long[:1].isupper())
+    spelled = bool(long and (_SPELLED_OUT.search(best.name) or best.long and _means_else(best.name, long))
+                   and len(long.split()) <= 4 and long[:1].isupper())
     if spelled:  # `Verification Learning (VL)`, `Audio Flamingo 2 (AF2)`: the name, and the acronym an alias
         best, long = best._replace(name=long), best.name
     extended = [c.name for c in candidates if c.rank <= 1 and best.name.casefold() in c.name.casefold()]
@@ -339,6 +343,15 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
         aliases=_aliases(best.name, long, extended, extraction),
         gist=gist,
     )
+
+
+def _means_else(acronym: str, long: str) -> bool:
+    """Does the field already know ``acronym`` as something else (`FOL`: first-order logic, not
+    Federated Oriented Learning)? The paper is then told by its long form."""
+    from .vocabulary import Vocabulary  # (loaded once, cached; only an acronym with a long form asks)
+
+    entry = Vocabulary.load().entry(acronym) if acronym.isupper() else None
+    return entry is not None and not any(name.casefold() == long.casefold() for name in entry.names)
 
 
 @hookimpl(trylast=True)

@@ -253,6 +253,29 @@ def _technical(words: list[str], rare: float = 3.6) -> bool:
                or word_commonness(w.casefold().strip(",.;:")) < rare for w in words if w.isascii())
 
 
+# `quantization, | sparsity, and low-rank`, `past, present, | and future`: a cut between the items of a list
+_NEXT_ITEM = re.compile(r"(?!(?:which|that|where|while|whereas|and|or|but|we|it|they|thus|thereby|[a-z]+ing)\b)"
+                        r"(?:[\w'’-]+ ){0,3}?[\w'’-]+(?:,? (?:and|or) |, )")
+_LAST_ITEM = re.compile(r"(?:and|or) (?!(?:we|it|they|then|thus|thereby|also)\b)")
+_ITEM_BEFORE = re.compile(r", (?:[\w'’-]+ ){0,3}[\w'’-]+$")
+
+
+def _inside_list(text: str, start: int, end: int) -> bool:
+    """Does a cut at ``text[start:end]`` part the items of a list (`A, | B, and C`, `A, B, | and C`)
+    or a range of numbers (`spanning 0.25B | to 18B`)?"""
+    if text[start:end] == ", ":
+        return _NEXT_ITEM.match(text, end) is not None or _LAST_ITEM.match(text, end) is not None \
+            and _ITEM_BEFORE.search(text, 0, start) is not None
+    if not text.startswith(" to ", start):
+        return False
+    return re.search(r"\d\S*$", text[:start]) is not None and re.match(r" to \S*\d", text[start:]) is not None \
+        or _ASKS_TO.search(text, 0, start) is not None  # `by encouraging the model | to learn X`: what it is asked to do
+
+
+_ASKS_TO = re.compile(r"\b(?:encourag|enabl|allow|forc|teach|train|help|prompt|guid|requir|ask|caus)[a-z]* "
+                      r"(?:the |a |an |its |their |each |every )?[\w-]+$")
+
+
 def gist_of(phrase: str) -> str:
     """One clause of at most 20 words: ``phrase`` cut at a boundary, or at a word."""
     phrase = phrase.split("…")[0].lstrip(" ,;:.—–-")
@@ -264,6 +287,6 @@ def gist_of(phrase: str) -> str:
         head = _strip_loose_end(text[:match.start()])
         if len(head) > GIST_CHARS or len(head.split()) > GIST_WORDS:
             break
-        if len(head.split()) >= 3 and not head.count('"') % 2:
+        if len(head.split()) >= 3 and not head.count('"') % 2 and not _inside_list(text, match.start(), match.end()):
             best = head
     return best or _strip_tail(_cut_at_word(text, GIST_WORDS, GIST_CHARS))

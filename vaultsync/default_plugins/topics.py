@@ -38,8 +38,9 @@ def _topic_of(sentence: str) -> str:
         return ""
     subject = _LEADING.sub("", sentence[:verb.start()]).strip(" ,")
     words = subject.split()
+    named = all(re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z]+)?", word) for word in words)  # `Active Feature Acquisition is ...`
     if not 2 <= len(words) <= 6 or words[0].casefold() in _NOT_A_TOPIC_START or "," in subject \
-            or not _technical(words):
+            or not (_technical(words) or named):
         return ""
     return _capitalise(subject)
 
@@ -49,6 +50,9 @@ _NOMINAL_ING = frozenset("learning sampling matching embedding clustering reason
 
 
 _GRADING = _WORDS["grading_starts"]
+
+
+_STATEMENTS = frozenset({"lemma", "lemmas", "theorem", "theorems", "corollary", "conjecture", "proposition"})
 
 
 def _keyphrase_title(text: str, extraction: Extraction) -> str:
@@ -63,7 +67,8 @@ def _keyphrase_title(text: str, extraction: Extraction) -> str:
         last = words[-1].casefold() if words else ""
         if not 2 <= len(words) <= NAME_WORDS or len(surface) > 60 or re.search(r"\w[.,;:]\w", surface) \
                 or last.endswith("ing") and last not in _NOMINAL_ING or is_generic(surface) or not names_a_thing(surface) \
-                or words[0].casefold() in _GRADING:  # `Arbitrary Bregman divergences`: a phrase in passing
+                or words[0].casefold() in _GRADING \
+                or last in _STATEMENTS:  # `Arbitrary Bregman divergences`: a phrase in passing; `X Lemma`: a step of a proof
             continue
         written = re.search(rf"(?<![\w-]){re.escape(surface.casefold())}(?![\w-])( (?:the|a|an|its|their|this|these|that|to)\b)?", low)
         if written and not written.group(1):

@@ -44,4 +44,7 @@ def _position_on(title: str, low: str) -> str:
         return title
     first = title.split(" ", 1)[0]
     on = f"Position on {first.lower() if first[1:].islower() or len(first) == 1 else first}{title[len(first):]}"
+    if len(on) > NAME_CHARS or len(on.split()) > NAME_WORDS:  # `Position on regret minimization | in tabular MDPs`
+        on = re.split(r" (?:in|for|with|under|of|on|via|from|across) ", on[len("Position on "):], maxsplit=1)[0]
+        on = f"Position on {on}" if len(on.split()) >= 2 else title
     return on if len(on) <= NAME_CHARS and len(on.split()) <= NAME_WORDS else title
