@@ -27,3 +27,26 @@ def test_a_mention_set_aside_does_not_count_towards_naming_a_concept_twice():
     assert topics(text, vocab("Structured Pruning", "structured pruning")) == set()
     text = text.replace("comparable to", "better with")  # named twice where nothing sets it aside: a topic
     assert topics(text, vocab("Structured Pruning", "structured pruning")) == {"Structured Pruning"}
+
+
+def linked(text: str, *mentions: ConceptMention) -> set[str]:
+    return {m.name for m in in_context(text, Extraction(mentions)).concepts}
+
+
+def test_environments_a_result_is_shown_across_are_test_sets():
+    text = ("We propose a meta-learning agent. Results show that it generalizes better across various "
+            "Pendulum and ToyGrid environments.")
+    assert linked(text, vocab("ToyGrid", "ToyGrid", ("Reinforcement Learning Environments",))) == set()
+    # ... but not environments the paper is about
+    assert linked("We build grid-world environments for agents.", vocab("Grid Worlds", "grid-world")) \
+        == {"Grid Worlds"}
+
+
+def test_a_closing_shedding_light_on_names_a_prospect_not_the_topic():
+    text = ("We study the geometry of learned features. The framework explains feature learning, shedding "
+            "light on implicit biases in brains.")
+    found = linked(text, vocab("Feature Learning", "feature learning"), vocab("Implicit Bias", "implicit biases"))
+    assert found == {"Feature Learning"}
+    # the authors' own results shed light on their topic
+    assert linked("Our analysis sheds light on implicit biases.", vocab("Implicit Bias", "implicit biases")) \
+        == {"Implicit Bias"}

@@ -35,7 +35,7 @@ _ITEMS_END = re.compile(r"[.;!?)\]]")  # a list after a colon or in parentheses 
 _COUNTED = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|several|multiple)\b[^,.;:]*$")
 
 
-_LISTED_SETS_BEFORE = frozenset({"applications", "domains", "tasks", "benchmarks", "datasets", "settings"})
+_LISTED_SETS_BEFORE = frozenset({"applications", "domains", "tasks", "benchmarks", "datasets", "settings", "environments"})
 _TESTING = re.compile(r"\b(?:evaluat|experiment|tested|testing|validat|demonstrat|benchmark|performance|results?\b)")
 _LIST_OPENER = re.compile(r"(?:^|[^a-z])(?:on|in|across) (?=[^,.;:()]*$)")
 
@@ -82,10 +82,12 @@ def _authors_sentence(low: str, at: int) -> bool:
 #   learn from passive data`): the paper works without it;
 _COSTLY = re.compile(r"\b((?:[a-z0-9-]+ ){0,3}[a-z0-9-]+) (?:is|are) (?:often |typically |usually |very |notoriously "
                      r"|prohibitively |extremely )?(?:costly|expensive|scarce|unavailable|infeasible|impractical)\b")
-# - a prospect the work leads to (`paving the way for more reliable machine learning systems`);
+# - a prospect the work leads to (`paving the way for more reliable machine learning systems`, `...,
+#   shedding light on inductive biases in neural circuits`);
 _COSTLY_WORDS = ("costly", "expensive", "scarce", "unavailable", "infeasible", "impractical")
 _PROSPECT = re.compile(r"\b(?:pav(?:e|es|ed|ing) the way (?:for|to|towards?)|open(?:s|ing)? (?:up )?(?:new )?"
-                       r"(?:avenues|doors|possibilities|directions) (?:for|to|in)|(?:with|has|have) (?:broad |important "
+                       r"(?:avenues|doors|possibilities|directions) (?:for|to|in)|, shedding (?:new |further )?light on"  # (`our results shed light on X`: X is theirs)
+                       r"|(?:with|has|have) (?:broad |important "
                        r"|potential |significant )?implications (?:for|in))\s(?!(?:a )?(?:better |deeper |more )?understanding)")  # (understanding X is the topic)
 # - what a method is compared with after a first term of comparison (`outperforms dense models
 #   with more compute, as well as mixture-of-expert models`), and what it is as good as (`the
