@@ -50,3 +50,14 @@ def test_a_closing_shedding_light_on_names_a_prospect_not_the_topic():
     # the authors' own results shed light on their topic
     assert linked("Our analysis sheds light on implicit biases.", vocab("Implicit Bias", "implicit biases")) \
         == {"Implicit Bias"}
+
+
+def test_names_listed_in_parentheses_are_examples_of_what_they_follow():
+    text = "The benchmark spans 4-bit quantization (GPTQ, AWQ), pruning (Wanda and SparseGPT) and distillation."
+    found = linked(text, vocab("GPTQ", "GPTQ"), vocab("Wanda", "Wanda"), vocab("Quantization", "quantization"))
+    assert found == {"Quantization"}
+    # an acronym in parentheses is a definition, not an example
+    assert linked("We study sparse experts (SE) routing.", vocab("Sparse Experts", "SE")) == {"Sparse Experts"}
+    # ... nor is a long form spelt out in it
+    text = "We propose HAS-e (Human Alignment and Safety Evaluation), a framework."
+    assert linked(text, vocab("Safety Evaluation", "safety evaluation")) == {"Safety Evaluation"}

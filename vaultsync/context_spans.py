@@ -95,6 +95,10 @@ _PROSPECT = re.compile(r"\b(?:pav(?:e|es|ed|ing) the way (?:for|to|towards?)|ope
 # - an aside in parentheses (`the LCM (LCM-SDXL, which is already accelerated with consistency
 #   distillation)`): a remark in passing, read as an example.
 _ASIDE = re.compile(r"\((?:[^()]{0,40}, )?which [^()]*\)")
+# - a list of names in parentheses after what they are examples of (`4-bit quantization (GPTQ, AWQ)`).
+# (not a long form: `(human-ai alignment and safety evaluation)` spells an acronym out)
+_NAMED_IN_PARENTHESES = re.compile(r"(?<=[a-z0-9] )\((?:(?:[^(),;:]{1,30}, )+(?:and |or )?[^(),;:]{1,30}"
+                                   r"|[^()\s]{1,20} (?:and|or) [^()\s]{1,20})\)")
 # - what falls short in a contrast (`TTT keeps reducing perplexity, while Mamba cannot`): a baseline.
 _CONTRASTED_FAILS = re.compile(r"\b(?:while|whereas|unlike) ((?:[a-z0-9-]+ ){0,2}[a-z0-9-]+) (?:cannot|can't|fails?|failed"
                                r"|does not|do not|did not|struggles?|breaks? down)\b")
@@ -110,5 +114,6 @@ def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     negated = [m.span(1) for m in (*costly, *_CONTRASTED_FAILS.finditer(low))]
     evaluation = [(m.end(), m.end()) for m in _PROSPECT.finditer(low)]
     evaluation += [(m.start() + 1, m.end() - 1) for m in _ASIDE.finditer(low)] if "which" in low else []
+    evaluation += [(m.start() + 1, m.end() - 1) for m in _NAMED_IN_PARENTHESES.finditer(low)] if ", " in low or " and " in low else []
     negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)] if "same " in low else []
     return negated, evaluation
