@@ -61,3 +61,12 @@ def test_names_listed_in_parentheses_are_examples_of_what_they_follow():
     # ... nor is a long form spelt out in it
     text = "We propose HAS-e (Human Alignment and Safety Evaluation), a framework."
     assert linked(text, vocab("Safety Evaluation", "safety evaluation")) == {"Safety Evaluation"}
+
+
+def test_who_studies_a_thing_and_what_worries_it_raises_are_the_setting_not_the_topic():
+    text = ("Bridges have been studied in the optimal transport and statistical physics communities. Language models "
+            "memorize text, posing privacy and copyright concerns. Our sampler overcomes gradient estimation "
+            "challenges. We propose a bridge sampler for language models.")
+    found = linked(text, vocab("Statistical Physics", "statistical physics"), vocab("Copyright", "copyright"),
+                   vocab("Gradient Estimation", "gradient estimation"), vocab("Language Models", "language models"))
+    assert found == {"Language Models"}

@@ -103,6 +103,11 @@ _NAMED_IN_PARENTHESES = re.compile(r"(?<=[a-z0-9] )\((?:(?:[^(),;:]{1,30}, )+(?:
 _CONTRASTED_FAILS = re.compile(r"\b(?:while|whereas|unlike) ((?:[a-z0-9-]+ ){0,2}[a-z0-9-]+) (?:cannot|can't|fails?|failed"
                                r"|does not|do not|did not|struggles?|breaks? down)\b")
 _ALSO_COMPARED = re.compile(r",? as well as ")
+# - who studies a thing and what worries it raises (`studied in the statistical physics
+#   communities`, `posing privacy and copyright concerns`, `overcoming gradient estimation challenges`):
+#   the setting of the paper, named as an example of where it matters.
+_CONCERNS = re.compile(r"\b((?:[a-z0-9-]+ ){0,3}[a-z0-9-]+) (?:communit(?:y|ies)|concerns|literature|challenges)\b")
+_CONCERNS_WORDS = ("communit", "concerns", "literature", "challenges")
 _SAME_AS = re.compile(r"\b(?:the )?same (?:[a-z0-9-]+ ){0,4}as (?!well\b)")
 
 
@@ -114,6 +119,8 @@ def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     negated = [m.span(1) for m in (*costly, *_CONTRASTED_FAILS.finditer(low))]
     evaluation = [(m.end(), m.end()) for m in _PROSPECT.finditer(low)]
     evaluation += [(m.start() + 1, m.end() - 1) for m in _ASIDE.finditer(low)] if "which" in low else []
+    concerns = any(word in low for word in _CONCERNS_WORDS)
+    evaluation += [m.span(1) for m in _CONCERNS.finditer(low)] if concerns else []
     evaluation += [(m.start() + 1, m.end() - 1) for m in _NAMED_IN_PARENTHESES.finditer(low)] if ", " in low or " and " in low else []
     negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)] if "same " in low else []
     return negated, evaluation
