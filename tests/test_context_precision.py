@@ -70,3 +70,8 @@ def test_who_studies_a_thing_and_what_worries_it_raises_are_the_setting_not_the_
     found = linked(text, vocab("Statistical Physics", "statistical physics"), vocab("Copyright", "copyright"),
                    vocab("Gradient Estimation", "gradient estimation"), vocab("Language Models", "language models"))
     assert found == {"Language Models"}
+
+
+def test_a_list_with_commas_before_the_environments_tested_in_is_a_list_of_test_sets():
+    text = "We report experimental results in tabular, Atari, and MuJoCo environments, with a proof of convergence."
+    assert linked(text, vocab("Atari", "Atari", ("Reinforcement Learning Environments",))) == set()

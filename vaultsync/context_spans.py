@@ -37,7 +37,7 @@ _COUNTED = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|se
 
 _LISTED_SETS_BEFORE = frozenset({"applications", "domains", "tasks", "benchmarks", "datasets", "settings", "environments"})
 _TESTING = re.compile(r"\b(?:evaluat|experiment|tested|testing|validat|demonstrat|benchmark|performance|results?\b)")
-_LIST_OPENER = re.compile(r"(?:^|[^a-z])(?:on|in|across) (?=[^,.;:()]*$)")
+_LIST_OPENER = re.compile(r"(?:^|[^a-z])(?:on|in|across) (?=[^.;:()]*$)")
 
 
 def _listed_before(low: str, at: int) -> tuple[int, int] | None:
