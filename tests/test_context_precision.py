@@ -75,3 +75,10 @@ def test_who_studies_a_thing_and_what_worries_it_raises_are_the_setting_not_the_
 def test_a_list_with_commas_before_the_environments_tested_in_is_a_list_of_test_sets():
     text = "We report experimental results in tabular, Atari, and MuJoCo environments, with a proof of convergence."
     assert linked(text, vocab("Atari", "Atari", ("Reinforcement Learning Environments",))) == set()
+
+
+def test_a_field_named_in_ics_is_no_plural_of_an_adjective():
+    from vaultsync.default_plugins.vocabulary_format import surface_patterns
+    assert "pragmatic" not in surface_patterns("Pragmatics")[0]  # `a pragmatic perspective`
+    assert "robotic" not in surface_patterns("Robotics")[0]
+    assert "evaluation metric" in surface_patterns("Evaluation Metrics")[0]  # (a metric: a noun)
