@@ -82,3 +82,10 @@ def test_a_field_named_in_ics_is_no_plural_of_an_adjective():
     assert "pragmatic" not in surface_patterns("Pragmatics")[0]  # `a pragmatic perspective`
     assert "robotic" not in surface_patterns("Robotics")[0]
     assert "evaluation metric" in surface_patterns("Evaluation Metrics")[0]  # (a metric: a noun)
+
+
+def test_free_of_either_of_two_names_joined_by_a_slash():
+    text = "We propose a single-loop Hessian/Jacobian-free penalty method for bilevel problems."
+    found = linked(text, vocab("Hessian Matrix", "Hessian"), vocab("Jacobian", "Jacobian"),
+                   vocab("Bilevel Optimization", "bilevel problems"))
+    assert found == {"Bilevel Optimization"}

@@ -138,7 +138,7 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
         if low.startswith("n't", start):
             start = low.rfind(" ", 0, start) + 1
         if low.startswith("free", start) and start and low[start - 1] == "-":
-            start = low.rfind(" ", 0, start) + 1
+            start = max(low.rfind(" ", 0, start), low.rfind("/", 0, start)) + 1
         match = _WORD.match(low, start)
         if match is None:
             continue
@@ -197,6 +197,8 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
         elif word in _SET_NOUNS and after in _SET_CUES:
             evaluation.append((following.end(), _clause_end(low, following.end(), EVALUATION_SCOPE_WORDS, _LIST_END)))
         elif word.endswith("-free") and len(word) > 5:  # training-free: what the method does without
+            while start and low[start - 1] == "/":  # `Hessian/Jacobian-free`: without either
+                start = max(low.rfind(" ", 0, start - 1), low.rfind("(", 0, start - 1)) + 1
             negated.append((start, end - 5))
         elif word.startswith("non-") or word.startswith("non") and len(word) > 6 and word[3:] in _NON_WORDS:
             negated.append((start, end))  # non-interactive segmentation
