@@ -66,3 +66,13 @@ def test_a_generic_spelling_without_the_entrys_sense_is_not_the_entry(sensed, te
 ])
 def test_the_entry_links_where_its_sense_shows(sensed, text, name):
     assert sensed(text) == {name}
+
+
+def test_the_second_part_of_a_hyphenated_compound_is_not_the_concept(tmp_path, monkeypatch):
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path))
+    entries = parse_vocabulary("Structured Pruning\nNormalizing Flows | flow-based models\n", "v.txt")
+    vocabulary = Vocabulary(entries, merge=False)
+    def found(text):
+        return {m.entry.name for m in in_sense(vocabulary.match(text), text)}
+    assert found("It matches semi-structured pruning and rectified-flow-based models.") == set()
+    assert found("We study structured pruning of flow-based models.") == {"Structured Pruning", "Normalizing Flows"}
