@@ -89,3 +89,11 @@ def test_free_of_either_of_two_names_joined_by_a_slash():
     found = linked(text, vocab("Hessian Matrix", "Hessian"), vocab("Jacobian", "Jacobian"),
                    vocab("Bilevel Optimization", "bilevel problems"))
     assert found == {"Bilevel Optimization"}
+
+
+def test_the_range_of_tasks_a_method_is_shown_on_holds_examples():
+    text = ("We propose a graph transformer. It adapts well to downstream tasks from molecular design to "
+            "property prediction.")
+    found = linked(text, vocab("Molecule Generation", "molecular design"),
+                   vocab("Graph Transformers", "graph transformer"))
+    assert found == {"Graph Transformers"}
