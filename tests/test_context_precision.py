@@ -97,3 +97,10 @@ def test_the_range_of_tasks_a_method_is_shown_on_holds_examples():
     found = linked(text, vocab("Molecule Generation", "molecular design"),
                    vocab("Graph Transformers", "graph transformer"))
     assert found == {"Graph Transformers"}
+
+
+def test_a_calibration_metric_is_a_metric():
+    from vaultsync.default_plugins.vocabulary_format import parse_vocabulary
+    from vaultsync.word_lists import DATA
+    entries = {e.name: e for e in parse_vocabulary((DATA / "vocabulary.txt").read_text("utf-8"), "vocabulary.txt")}
+    assert "Evaluation Metrics" in entries["Expected Calibration Error"].broader  # (named once: what a rate is in)

@@ -14,7 +14,7 @@ NAMES = ("Algorithmic Fairness", "Learnability", "Oracle Complexity", "Plug-and-
          "Non-Asymptotic Analysis", "Linguistic Probing", "Prompt Engineering",
          "Affordance Learning", "Disentangled Representation Learning", "Fine-Grained Visual Recognition",
          "Graph Classification", "Graph Matching", "Empirical Risk Minimization", "LLM Agents",
-         "Training Instability", "Visual Tokenization for MLLMs")
+         "Training Instability", "Visual Tokenization for MLLMs", "Reward Shaping")
 
 
 @pytest.fixture
@@ -44,6 +44,7 @@ def sensed(tmp_path, monkeypatch):
     "Reasoning over sounds is crucial for humans and AI agents alike.",
     "A resampling strategy enhances training stability.",
     "We compress visual tokens within each clip.",
+    "Reward design in reinforcement learning is challenging.",
 ])
 def test_a_generic_spelling_without_the_entrys_sense_is_not_the_entry(sensed, text):
     assert sensed(text) == set()
