@@ -104,3 +104,10 @@ def test_a_calibration_metric_is_a_metric():
     from vaultsync.word_lists import DATA
     entries = {e.name: e for e in parse_vocabulary((DATA / "vocabulary.txt").read_text("utf-8"), "vocabulary.txt")}
     assert "Evaluation Metrics" in entries["Expected Calibration Error"].broader  # (named once: what a rate is in)
+
+
+def test_where_a_family_of_models_has_shown_potential_is_an_example():
+    text = ("Networks with discrete latent variables have shown significant potential in sequence modeling. "
+            "We introduce a codebook training framework for vector quantization.")
+    found = linked(text, vocab("Sequence Modeling", "sequence modeling"), vocab("Vector Quantization", "vector quantization"))
+    assert found == {"Vector Quantization"}

@@ -108,7 +108,7 @@ _CUE_STARTS = tuple(cue.replace("_", " ") for cue in (
     "free alternative bypass better worse faster competitive comparable superior inferior short lag underperform replac eliminat not_ n't cannot outperform surpass beat evaluat experiment test validat "
     "benchmark result dataset environments demonstrat performance accuracy improve gains achieves reduction speedup non absence lack existing previous prior traditional "
     "conventional such e.g including example instance like ranging "
-    "applic promis progress interest success breakthrough simulation computations empirical "
+    "applic promis potential progress interest success breakthrough simulation computations empirical "
     "domains regimes settings scenarios tasks applications").split())
 
 
