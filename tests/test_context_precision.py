@@ -111,3 +111,8 @@ def test_where_a_family_of_models_has_shown_potential_is_an_example():
             "We introduce a codebook training framework for vector quantization.")
     found = linked(text, vocab("Sequence Modeling", "sequence modeling"), vocab("Vector Quantization", "vector quantization"))
     assert found == {"Vector Quantization"}
+
+
+def test_a_range_of_behaviours_set_off_by_dashes_holds_examples():
+    text = "Language models exhibit behaviors—from storytelling to code generation—that need a world state."
+    assert linked(text, vocab("Code Generation", "code generation")) == set()

@@ -110,8 +110,8 @@ _CONCERNS = re.compile(r"\b((?:[a-z0-9-]+ ){0,3}[a-z0-9-]+) (?:communit(?:y|ies)
 _CONCERNS_WORDS = ("communit", "concerns", "literature", "challenges")
 # - the range of tasks or domains a method is shown on (`in downstream tasks from molecular design
 #   to property prediction`): examples, as after `ranging from`.
-_RANGE = re.compile(r"\b(?:tasks|applications|domains|problems|settings|areas|fields|scenarios|modalities) "
-                    r"(?:from|spanning) ([^.;:]{1,80}? to [^.;:,]{1,60})")
+_RANGE = re.compile(r"\b(?:tasks|applications|domains|problems|settings|areas|fields|scenarios|modalities|behaviou?rs"
+                    r"|capabilities)(?: |\s?[—–]\s?)(?:from|spanning) ([^.;:]{1,80}? to [^.;:,—–]{1,60})")
 _SAME_AS = re.compile(r"\b(?:the )?same (?:[a-z0-9-]+ ){0,4}as (?!well\b)")
 
 
@@ -125,7 +125,7 @@ def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     evaluation += [(m.start() + 1, m.end() - 1) for m in _ASIDE.finditer(low)] if "which" in low else []
     concerns = any(word in low for word in _CONCERNS_WORDS)
     evaluation += [m.span(1) for m in _CONCERNS.finditer(low)] if concerns else []
-    evaluation += [m.span(1) for m in _RANGE.finditer(low)] if " from " in low or " spanning " in low else []
+    evaluation += [m.span(1) for m in _RANGE.finditer(low)] if "from " in low or "spanning " in low else []
     evaluation += [(m.start() + 1, m.end() - 1) for m in _NAMED_IN_PARENTHESES.finditer(low)] if ", " in low or " and " in low else []
     negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)] if "same " in low else []
     return negated, evaluation
