@@ -77,3 +77,4 @@ def test_the_second_part_of_a_hyphenated_compound_is_not_the_concept(tmp_path, m
         return {m.entry.name for m in in_sense(vocabulary.match(text), text)}
     assert found("It matches semi-structured pruning and rectified-flow-based models.") == set()
     assert found("We study structured pruning of flow-based models.") == {"Structured Pruning", "Normalizing Flows"}
+    assert found("Image-to-flow-based models are pruned.") == {"Normalizing Flows"}  # (`X-to-Y`: a kind of Y)
