@@ -116,3 +116,8 @@ def test_where_a_family_of_models_has_shown_potential_is_an_example():
 def test_a_range_of_behaviours_set_off_by_dashes_holds_examples():
     text = "Language models exhibit behaviors—from storytelling to code generation—that need a world state."
     assert linked(text, vocab("Code Generation", "code generation")) == set()
+
+
+def test_what_faces_challenges_is_still_the_topic():
+    text = "Cooperative multi-agent learning faces significant challenges in coordination."
+    assert linked(text, vocab("MARL", "multi-agent learning")) == {"MARL"}

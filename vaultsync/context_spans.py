@@ -108,6 +108,25 @@ _ALSO_COMPARED = re.compile(r",? as well as ")
 #   the setting of the paper, named as an example of where it matters.
 _CONCERNS = re.compile(r"\b((?:[a-z0-9-]+ ){0,3}[a-z0-9-]+) (?:communit(?:y|ies)|concerns|literature|challenges)\b")
 _CONCERNS_WORDS = ("communit", "concerns", "literature", "challenges")
+# ... only the words that name the thing: not a verb or a grading word before them (`Cooperative
+# MARL faces significant challenges`: MARL is the topic, the one facing them)
+_NOT_THE_THING = frozenset("""face faces facing faced pose poses posing posed present presents presenting raise raises
+raising remain remains remaining significant major key unique several many new the these those such its their
+considerable substantial critical fundamental open various great""".split())
+
+
+def _concern_spans(low: str) -> list[tuple[int, int]]:
+    spans = []
+    for match in _CONCERNS.finditer(low):
+        start, end = match.span(1)
+        words = low[start:end].split(" ")
+        while words and words[0] not in _NOT_THE_THING and any(w in _NOT_THE_THING for w in words):
+            start += len(words.pop(0)) + 1
+        while words and words[0] in _NOT_THE_THING:
+            start += len(words.pop(0)) + 1
+        if words:
+            spans.append((start, end))
+    return spans
 # - the range of tasks or domains a method is shown on (`in downstream tasks from molecular design
 #   to property prediction`): examples, as after `ranging from`.
 _RANGE = re.compile(r"\b(?:tasks|applications|domains|problems|settings|areas|fields|scenarios|modalities|behaviou?rs"
@@ -124,7 +143,7 @@ def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     evaluation = [(m.end(), m.end()) for m in _PROSPECT.finditer(low)]
     evaluation += [(m.start() + 1, m.end() - 1) for m in _ASIDE.finditer(low)] if "which" in low else []
     concerns = any(word in low for word in _CONCERNS_WORDS)
-    evaluation += [m.span(1) for m in _CONCERNS.finditer(low)] if concerns else []
+    evaluation += _concern_spans(low) if concerns else []
     evaluation += [m.span(1) for m in _RANGE.finditer(low)] if "from " in low or "spanning " in low else []
     evaluation += [(m.start() + 1, m.end() - 1) for m in _NAMED_IN_PARENTHESES.finditer(low)] if ", " in low or " and " in low else []
     negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)] if "same " in low else []
