@@ -121,3 +121,10 @@ def test_a_range_of_behaviours_set_off_by_dashes_holds_examples():
 def test_what_faces_challenges_is_still_the_topic():
     text = "Cooperative multi-agent learning faces significant challenges in coordination."
     assert linked(text, vocab("MARL", "multi-agent learning")) == {"MARL"}
+
+
+def test_where_a_setting_is_met_is_an_example_not_the_topic():
+    text = ("We extend our risk analysis to correlated test points, a setting often encountered in time series "
+            "forecasting.")
+    found = linked(text, vocab("Time Series Forecasting", "time series forecasting"), vocab("Risk", "risk analysis"))
+    assert found == {"Risk"}

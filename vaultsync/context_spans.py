@@ -129,6 +129,11 @@ def _concern_spans(low: str) -> list[tuple[int, int]]:
     return spans
 # - the range of tasks or domains a method is shown on (`in downstream tasks from molecular design
 #   to property prediction`): examples, as after `ranging from`.
+# - where a setting or problem is met (`a setting often encountered in time series forecasting`,
+#   `this problem naturally arises in ...`): an example of where it matters, as `applications in`.
+_MET_IN = re.compile(r"\b(?:setting|scenario|situation|regime|problem)s? (?:that (?:is|are) )?(?:often |commonly "
+                     r"|frequently |typically |naturally )?(?:encountered|found|arising|arises|arise|seen|common"
+                     r"|prevalent|ubiquitous) in ")
 _RANGE = re.compile(r"\b(?:tasks|applications|domains|problems|settings|areas|fields|scenarios|modalities|behaviou?rs"
                     r"|capabilities)(?: |\s?[—–]\s?)(?:from|spanning) ([^.;:]{1,80}? to [^.;:,—–]{1,60})")
 _SAME_AS = re.compile(r"\b(?:the )?same (?:[a-z0-9-]+ ){0,4}as (?!well\b)")
@@ -144,6 +149,7 @@ def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     evaluation += [(m.start() + 1, m.end() - 1) for m in _ASIDE.finditer(low)] if "which" in low else []
     concerns = any(word in low for word in _CONCERNS_WORDS)
     evaluation += _concern_spans(low) if concerns else []
+    evaluation += [(m.end(), m.end()) for m in _MET_IN.finditer(low)] if " in " in low else []
     evaluation += [m.span(1) for m in _RANGE.finditer(low)] if "from " in low or "spanning " in low else []
     evaluation += [(m.start() + 1, m.end() - 1) for m in _NAMED_IN_PARENTHESES.finditer(low)] if ", " in low or " and " in low else []
     negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)] if "same " in low else []
