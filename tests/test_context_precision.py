@@ -128,3 +128,11 @@ def test_where_a_setting_is_met_is_an_example_not_the_topic():
             "forecasting.")
     found = linked(text, vocab("Time Series Forecasting", "time series forecasting"), vocab("Risk", "risk analysis"))
     assert found == {"Risk"}
+
+
+def test_a_burden_named_by_its_cost_is_not_the_topic():
+    text = ("Standard prompting does not yield goal-directed agents and might necessitate considerable prompt "
+            "tuning. We train agents with a separate critic, without the need for a separate reward model.")
+    found = linked(text, vocab("Prompt Tuning", "prompt tuning"), vocab("Reward Modeling", "reward model"),
+                   vocab("Critics", "separate critic"))
+    assert found == {"Critics"}

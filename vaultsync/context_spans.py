@@ -103,6 +103,11 @@ _NAMED_IN_PARENTHESES = re.compile(r"(?<=[a-z0-9] )\((?:(?:[^(),;:]{1,30}, )+(?:
 _CONTRASTED_FAILS = re.compile(r"\b(?:while|whereas|unlike) ((?:[a-z0-9-]+ ){0,2}[a-z0-9-]+) (?:cannot|can't|fails?|failed"
                                r"|does not|do not|did not|struggles?|breaks? down)\b")
 _ALSO_COMPARED = re.compile(r",? as well as ")
+# - a burden: what a method needs at a cost (`might necessitate considerable prompt tuning`, `the
+#   need for a separate reward model`), named by what it costs, not what the paper does.
+_BURDEN = re.compile(r"\b(?:requir(?:e|es|ed|ing)|necessitat(?:e|es|ed|ing)|demand(?:s|ing)?|the need for)"
+                     r" (?:a |an )?(?:extensive|considerable|costly|expensive|careful|manual|significant|separate"
+                     r"|heavy|substantial|laborious|additional|cumbersome|lengthy) (?:and [a-z-]+ )?")
 # - who studies a thing and what worries it raises (`studied in the statistical physics
 #   communities`, `posing privacy and copyright concerns`, `overcoming gradient estimation challenges`):
 #   the setting of the paper, named as an example of where it matters.
@@ -153,4 +158,6 @@ def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     evaluation += [m.span(1) for m in _RANGE.finditer(low)] if "from " in low or "spanning " in low else []
     evaluation += [(m.start() + 1, m.end() - 1) for m in _NAMED_IN_PARENTHESES.finditer(low)] if ", " in low or " and " in low else []
     negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)] if "same " in low else []
+    negated += [(m.end(), m.end()) for m in _BURDEN.finditer(low)] if "requir" in low or "nece" in low \
+        or "demand" in low or "need for" in low else []
     return negated, evaluation
