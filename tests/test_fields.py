@@ -15,7 +15,9 @@ from vaultsync.word_lists import DATA
 ICML = Collection("ICML 2026 Papers", "ICML 2026", 2026)
 NEW = ("Genomics", "Vision Encoders", "Value Functions", "Question Answering", "Sparsity",
        "Ordinary Differential Equations", "Efficient Inference", "Cryptographic Primitive",
-       "Interpretability", "Cardiology", "GPT", "Reasoning Models")
+       "Interpretability", "Cardiology", "GPT", "Reasoning Models", "Generalization Theory",
+       "First-Order Methods", "Pretraining Data", "Empirical Risk Minimization", "Partial Differential Equations",
+       "Post-Training", "Expressive Power", "Learnability", "Power Laws", "Generalization Bounds")
 
 
 def _paper(n: int, *mentions: ConceptMention):

@@ -12,7 +12,9 @@ from vaultsync.word_lists import DATA
 
 NAMES = ("Algorithmic Fairness", "Learnability", "Oracle Complexity", "Plug-and-Play Priors",
          "Non-Asymptotic Analysis", "Linguistic Probing", "Prompt Engineering",
-         "Affordance Learning")
+         "Affordance Learning", "Disentangled Representation Learning", "Fine-Grained Visual Recognition",
+         "Graph Classification", "Graph Matching", "Empirical Risk Minimization", "LLM Agents",
+         "Training Instability", "Visual Tokenization for MLLMs", "Reward Shaping")
 
 
 @pytest.fixture
@@ -33,6 +35,16 @@ def sensed(tmp_path, monkeypatch):
     "We find two biases of agent evaluators through carefully designed probing tasks.",
     "Standard prompting and decoding do not yield goal-directed agents.",
     "We compare the affordances of generative AI and social media to inform their regulation.",
+    "Two learners allow task-wise commonality and personality disentanglement across city traffic.",
+    "The detector combines fine-grained classification of anomalies in surveillance clips with explanations.",
+    # a looser name is not the narrower concept: property prediction, similarity, the risk itself,
+    # any AI agent, a stability goal, the tokens an MLLM reads
+    "We fine-tune the model for graph property prediction and extend graph similarity theory.",
+    "We bound the empirical risk discrepancy between student and teacher.",
+    "Reasoning over sounds is crucial for humans and AI agents alike.",
+    "A resampling strategy enhances training stability.",
+    "We compress visual tokens within each clip.",
+    "Reward design in reinforcement learning is challenging.",
 ])
 def test_a_generic_spelling_without_the_entrys_sense_is_not_the_entry(sensed, text):
     assert sensed(text) == set()
@@ -50,6 +62,19 @@ def test_a_generic_spelling_without_the_entrys_sense_is_not_the_entry(sensed, te
     ("We introduce a training-free prompting strategy against mode collapse.", "Prompt Engineering"),
     ("Handcrafted prompting templates are brittle.", "Prompt Engineering"),
     ("We predict the affordances of objects a robot can grasp.", "Affordance Learning"),
+    ("A VAE whose latent disentanglement separates the factors of variation.", "Disentangled Representation Learning"),
+    ("Fine-grained classification of bird species in images.", "Fine-Grained Visual Recognition"),
 ])
 def test_the_entry_links_where_its_sense_shows(sensed, text, name):
     assert sensed(text) == {name}
+
+
+def test_the_second_part_of_a_hyphenated_compound_is_not_the_concept(tmp_path, monkeypatch):
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path))
+    entries = parse_vocabulary("Structured Pruning\nNormalizing Flows | flow-based models\n", "v.txt")
+    vocabulary = Vocabulary(entries, merge=False)
+    def found(text):
+        return {m.entry.name for m in in_sense(vocabulary.match(text), text)}
+    assert found("It matches semi-structured pruning and rectified-flow-based models.") == set()
+    assert found("We study structured pruning of flow-based models.") == {"Structured Pruning", "Normalizing Flows"}
+    assert found("Image-to-flow-based models are pruned.") == {"Normalizing Flows"}  # (`X-to-Y`: a kind of Y)

@@ -108,7 +108,7 @@ _CUE_STARTS = tuple(cue.replace("_", " ") for cue in (
     "free alternative bypass better worse faster competitive comparable superior inferior short lag underperform replac eliminat not_ n't cannot outperform surpass beat evaluat experiment test validat "
     "benchmark result dataset environments demonstrat performance accuracy improve gains achieves reduction speedup non absence lack existing previous prior traditional "
     "conventional such e.g including example instance like ranging "
-    "applic promis progress interest success breakthrough simulation computations empirical "
+    "applic promis potential progress interest success breakthrough simulation computations empirical "
     "domains regimes settings scenarios tasks applications").split())
 
 
@@ -138,7 +138,7 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
         if low.startswith("n't", start):
             start = low.rfind(" ", 0, start) + 1
         if low.startswith("free", start) and start and low[start - 1] == "-":
-            start = low.rfind(" ", 0, start) + 1
+            start = max(low.rfind(" ", 0, start), low.rfind("/", 0, start)) + 1
         match = _WORD.match(low, start)
         if match is None:
             continue
@@ -197,6 +197,8 @@ def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
         elif word in _SET_NOUNS and after in _SET_CUES:
             evaluation.append((following.end(), _clause_end(low, following.end(), EVALUATION_SCOPE_WORDS, _LIST_END)))
         elif word.endswith("-free") and len(word) > 5:  # training-free: what the method does without
+            while start and low[start - 1] == "/":  # `Hessian/Jacobian-free`: without either
+                start = max(low.rfind(" ", 0, start - 1), low.rfind("(", 0, start - 1)) + 1
             negated.append((start, end - 5))
         elif word.startswith("non-") or word.startswith("non") and len(word) > 6 and word[3:] in _NON_WORDS:
             negated.append((start, end))  # non-interactive segmentation
@@ -278,6 +280,7 @@ def _lower(surface: str) -> str:
 
 
 _FREE_TEXT, _EVALUATED, _NEGATED = 0, 1, 2
+NEGATED = _NEGATED  # (salience counts no mention set aside so)
 # a concept named as the kind of a set of tasks or data is what is tested or trained on
 # (not a kind of task set against another: `reasoning tasks, whereas ... memorization tasks`)
 _TESTBED_WORDS = re.compile(r"\b(?:tasks|benchmarks)\b")
@@ -300,6 +303,23 @@ def _artifact(name: str) -> bool:
     return " " not in name and (any(c.isdigit() for c in name) or re.search(r"[a-z][A-Z]", name) is not None)
 
 
+@lru_cache(maxsize=4)  # salience asks again for the abstract in_context just read
+def _scoped(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]], bytes]:
+    """(negated spans, evaluation spans, the scope of each character: a negation wins)."""
+    negated, evaluation = _scopes(text)
+    mask = bytearray(len(text))
+    for spans, scope in ((evaluation, _EVALUATED), (negated, _NEGATED)):
+        for start, end in spans:
+            mask[start:end] = bytes((scope,)) * (end - start)
+    return negated, evaluation, bytes(mask)
+
+
+def scoped_spans(text: str) -> bytes:
+    """One byte a character of ``text``: 0 where no cue's scope reaches, else the scope's kind
+    (``NEGATED``: set aside by a negation or contrast)."""
+    return _scoped(text)[2]
+
+
 def in_context(text: str, extraction: Extraction) -> Extraction:
     """``extraction`` without the mentions that every occurrence puts in a negated, contrasted
     or evaluation context, nor a named model or dataset named only once, in passing (`we also
@@ -308,11 +328,7 @@ def in_context(text: str, extraction: Extraction) -> Extraction:
     if not any(m.kind in JUDGED_KINDS and m.surfaces for m in extraction.concepts):
         return extraction
     low = text.translate(_ASCII_LOWER)
-    negated, evaluation = _scopes(text)
-    mask = bytearray(len(text))  # what scope each character is in (a negation wins over an evaluation)
-    for spans, scope in ((evaluation, _EVALUATED), (negated, _NEGATED)):
-        for start, end in spans:
-            mask[start:end] = bytes((scope,)) * (end - start)
+    negated, evaluation, mask = _scoped(text)  # (mask: what scope each character is in)
     # a mention none of whose spellings starts inside a scope (one substring test per spelling, its
     # first word, over the scopes' text) stays without a closer look, unless it names an artifact
     scoped = "\x00".join(low[start:end] for start, end in (*negated, *evaluation))

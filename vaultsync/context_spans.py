@@ -35,9 +35,9 @@ _ITEMS_END = re.compile(r"[.;!?)\]]")  # a list after a colon or in parentheses 
 _COUNTED = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|several|multiple)\b[^,.;:]*$")
 
 
-_LISTED_SETS_BEFORE = frozenset({"applications", "domains", "tasks", "benchmarks", "datasets", "settings"})
+_LISTED_SETS_BEFORE = frozenset({"applications", "domains", "tasks", "benchmarks", "datasets", "settings", "environments"})
 _TESTING = re.compile(r"\b(?:evaluat|experiment|tested|testing|validat|demonstrat|benchmark|performance|results?\b)")
-_LIST_OPENER = re.compile(r"(?:^|[^a-z])(?:on|in|across) (?=[^,.;:()]*$)")
+_LIST_OPENER = re.compile(r"(?:^|[^a-z])(?:on|in|across) (?=[^.;:()]*$)")
 
 
 def _listed_before(low: str, at: int) -> tuple[int, int] | None:
@@ -82,10 +82,12 @@ def _authors_sentence(low: str, at: int) -> bool:
 #   learn from passive data`): the paper works without it;
 _COSTLY = re.compile(r"\b((?:[a-z0-9-]+ ){0,3}[a-z0-9-]+) (?:is|are) (?:often |typically |usually |very |notoriously "
                      r"|prohibitively |extremely )?(?:costly|expensive|scarce|unavailable|infeasible|impractical)\b")
-# - a prospect the work leads to (`paving the way for more reliable machine learning systems`);
+# - a prospect the work leads to (`paving the way for more reliable machine learning systems`, `...,
+#   shedding light on inductive biases in neural circuits`);
 _COSTLY_WORDS = ("costly", "expensive", "scarce", "unavailable", "infeasible", "impractical")
 _PROSPECT = re.compile(r"\b(?:pav(?:e|es|ed|ing) the way (?:for|to|towards?)|open(?:s|ing)? (?:up )?(?:new )?"
-                       r"(?:avenues|doors|possibilities|directions) (?:for|to|in)|(?:with|has|have) (?:broad |important "
+                       r"(?:avenues|doors|possibilities|directions) (?:for|to|in)|, shedding (?:new |further )?light on"  # (`our results shed light on X`: X is theirs)
+                       r"|(?:with|has|have) (?:broad |important "
                        r"|potential |significant )?implications (?:for|in))\s(?!(?:a )?(?:better |deeper |more )?understanding)")  # (understanding X is the topic)
 # - what a method is compared with after a first term of comparison (`outperforms dense models
 #   with more compute, as well as mixture-of-expert models`), and what it is as good as (`the
@@ -93,10 +95,52 @@ _PROSPECT = re.compile(r"\b(?:pav(?:e|es|ed|ing) the way (?:for|to|towards?)|ope
 # - an aside in parentheses (`the LCM (LCM-SDXL, which is already accelerated with consistency
 #   distillation)`): a remark in passing, read as an example.
 _ASIDE = re.compile(r"\((?:[^()]{0,40}, )?which [^()]*\)")
+# - a list of names in parentheses after what they are examples of (`4-bit quantization (GPTQ, AWQ)`).
+# (not a long form: `(human-ai alignment and safety evaluation)` spells an acronym out)
+_NAMED_IN_PARENTHESES = re.compile(r"(?<=[a-z0-9] )\((?:(?:[^(),;:]{1,30}, )+(?:and |or )?[^(),;:]{1,30}"
+                                   r"|[^()\s]{1,20} (?:and|or) [^()\s]{1,20})\)")
 # - what falls short in a contrast (`TTT keeps reducing perplexity, while Mamba cannot`): a baseline.
 _CONTRASTED_FAILS = re.compile(r"\b(?:while|whereas|unlike) ((?:[a-z0-9-]+ ){0,2}[a-z0-9-]+) (?:cannot|can't|fails?|failed"
                                r"|does not|do not|did not|struggles?|breaks? down)\b")
 _ALSO_COMPARED = re.compile(r",? as well as ")
+# - a burden: what a method needs at a cost (`might necessitate considerable prompt tuning`, `the
+#   need for a separate reward model`), named by what it costs, not what the paper does.
+_BURDEN = re.compile(r"\b(?:requir(?:e|es|ed|ing)|necessitat(?:e|es|ed|ing)|demand(?:s|ing)?|the need for)"
+                     r" (?:a |an )?(?:extensive|considerable|costly|expensive|careful|manual|significant|separate"
+                     r"|heavy|substantial|laborious|additional|cumbersome|lengthy) (?:and [a-z-]+ )?")
+# - who studies a thing and what worries it raises (`studied in the statistical physics
+#   communities`, `posing privacy and copyright concerns`, `overcoming gradient estimation challenges`):
+#   the setting of the paper, named as an example of where it matters.
+_CONCERNS = re.compile(r"\b((?:[a-z0-9-]+ ){0,3}[a-z0-9-]+) (?:communit(?:y|ies)|concerns|literature|challenges)\b")
+_CONCERNS_WORDS = ("communit", "concerns", "literature", "challenges")
+# ... only the words that name the thing: not a verb or a grading word before them (`Cooperative
+# MARL faces significant challenges`: MARL is the topic, the one facing them)
+_NOT_THE_THING = frozenset("""face faces facing faced pose poses posing posed present presents presenting raise raises
+raising remain remains remaining significant major key unique several many new the these those such its their
+considerable substantial critical fundamental open various great""".split())
+
+
+def _concern_spans(low: str) -> list[tuple[int, int]]:
+    spans = []
+    for match in _CONCERNS.finditer(low):
+        start, end = match.span(1)
+        words = low[start:end].split(" ")
+        while words and words[0] not in _NOT_THE_THING and any(w in _NOT_THE_THING for w in words):
+            start += len(words.pop(0)) + 1
+        while words and words[0] in _NOT_THE_THING:
+            start += len(words.pop(0)) + 1
+        if words:
+            spans.append((start, end))
+    return spans
+# - the range of tasks or domains a method is shown on (`in downstream tasks from molecular design
+#   to property prediction`): examples, as after `ranging from`.
+# - where a setting or problem is met (`a setting often encountered in time series forecasting`,
+#   `this problem naturally arises in ...`): an example of where it matters, as `applications in`.
+_MET_IN = re.compile(r"\b(?:setting|scenario|situation|regime|problem)s? (?:that (?:is|are) )?(?:often |commonly "
+                     r"|frequently |typically |naturally )?(?:encountered|found|arising|arises|arise|seen|common"
+                     r"|prevalent|ubiquitous) in ")
+_RANGE = re.compile(r"\b(?:tasks|applications|domains|problems|settings|areas|fields|scenarios|modalities|behaviou?rs"
+                    r"|capabilities)(?: |\s?[—–]\s?)(?:from|spanning) ([^.;:]{1,80}? to [^.;:,—–]{1,60})")
 _SAME_AS = re.compile(r"\b(?:the )?same (?:[a-z0-9-]+ ){0,4}as (?!well\b)")
 
 
@@ -108,5 +152,12 @@ def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     negated = [m.span(1) for m in (*costly, *_CONTRASTED_FAILS.finditer(low))]
     evaluation = [(m.end(), m.end()) for m in _PROSPECT.finditer(low)]
     evaluation += [(m.start() + 1, m.end() - 1) for m in _ASIDE.finditer(low)] if "which" in low else []
+    concerns = any(word in low for word in _CONCERNS_WORDS)
+    evaluation += _concern_spans(low) if concerns else []
+    evaluation += [(m.end(), m.end()) for m in _MET_IN.finditer(low)] if " in " in low else []
+    evaluation += [m.span(1) for m in _RANGE.finditer(low)] if "from " in low or "spanning " in low else []
+    evaluation += [(m.start() + 1, m.end() - 1) for m in _NAMED_IN_PARENTHESES.finditer(low)] if ", " in low or " and " in low else []
     negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)] if "same " in low else []
+    negated += [(m.end(), m.end()) for m in _BURDEN.finditer(low)] if "requir" in low or "nece" in low \
+        or "demand" in low or "need for" in low else []
     return negated, evaluation

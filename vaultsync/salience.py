@@ -9,7 +9,7 @@ import re
 from functools import lru_cache
 from typing import Iterable
 
-from .context import _ASCII_LOWER, JUDGED_KINDS, _occurrences
+from .context import _ASCII_LOWER, JUDGED_KINDS, _occurrences, scoped_spans, NEGATED
 from .context_spans import _SENTENCE_START
 from .records import Extraction
 
@@ -24,10 +24,12 @@ def salient(text: str, extraction: Extraction, own: Iterable[str] = ()) -> Extra
     more, or once in the opening sentence or a sentence of the authors' own (`we propose`, `our
     analysis`, or one naming the paper's ``own`` names: `RCA captures ...`). A concept named once in
     passing -- in the background, a results sentence, a list of baselines -- is not a topic of the
-    paper."""
+    paper. A mention the abstract negates or sets against its method (``context``: `unlike X`,
+    `comparable to X`) does not count: named there and once in passing is named in passing."""
     if not any(m.kind in JUDGED_KINDS and m.surfaces for m in extraction.concepts):
         return extraction
     low = text.translate(_ASCII_LOWER)
+    aside = scoped_spans(text)  # (what ``in_context`` read: cached)
     sentences: list[tuple[int, int]] = []  # (start, end) of each sentence: made when first needed
     telling: dict[int, bool] = {}  # sentence -> does it say what the paper is about
     kept = []
@@ -37,7 +39,7 @@ def salient(text: str, extraction: Extraction, own: Iterable[str] = ()) -> Extra
             continue
         if any(map(_versioned, mention.surfaces)) and not _opens_with(text, low, mention.surfaces):
             continue  # a model named with its version is what the paper ran on (`we apply X to Llama-3`)
-        once = _only_place(low, mention.surfaces)
+        once = _only_place(low, mention.surfaces, aside)
         if once is None:  # named twice or more
             kept.append(mention)
             continue
@@ -77,12 +79,14 @@ def _opens_with(text: str, low: str, surfaces: Iterable[str]) -> bool:
     return any(next(_occurrences(low[:end], surface), None) is not None for surface in surfaces)
 
 
-def _only_place(low: str, surfaces: Iterable[str]) -> int | None:
-    """Where the only whole-word occurrence of any of ``surfaces`` is, or None if there are more
-    (or none)."""
+def _only_place(low: str, surfaces: Iterable[str], aside: bytes = b"") -> int | None:
+    """Where the only whole-word occurrence of any of ``surfaces`` outside the ``aside`` scopes
+    is, or None if there are more (or none)."""
     place = None
     for surface in surfaces:
         for at in _occurrences(low, surface):
+            if aside and aside[at] == NEGATED:
+                continue  # (`unlike human evaluation`: named, but set aside)
             if place is not None and at != place:
                 return None
             place = at

@@ -88,6 +88,9 @@ def _inside_a_longer_name(match: _Match, text: str) -> bool:
         suffix = re.match(r"[\w]+", text[end + 1:end + 30])
         if suffix and suffix.group().casefold() not in _MODIFIER_SUFFIXES:
             return True
+    if start > 2 and text[start - 1] == "-" and text[start - 3:start - 1].isalpha() and match.surface[:1].islower() \
+            and not text.endswith("-to", 0, start - 1):  # (`image-to-video diffusion models` are video diffusion models)
+        return True  # a compound's second part: `semi-structured pruning`, `rectified-flow-based models`
     if start > 1 and text[start - 1] == "-" and match.surface[:1].isupper():
         prefix = text[:start - 1].rsplit(" ", 1)[-1]
         # `Audio-Flamingo` is another model; `Q-CLIP`, `MSN-PINN` and `multi-GAN` are kinds of it

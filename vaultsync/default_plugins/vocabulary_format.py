@@ -193,9 +193,15 @@ def _word_forms(word: str, inflect: bool) -> tuple[str, ...]:
                 forms.update([rule.sub(replacement, form) for form in forms])
     if inflect and len(word) >= 3 and word.isalpha():
         for form in list(forms):
-            one = singular(form)
+            one = form if form.endswith("ics") and form not in _IC_NOUNS else singular(form)
             forms.update({one, _plural(one)})
     return tuple(sorted(forms))
+
+
+# A field named in `-ics` is no plural: `pragmatic`, `robotic`, `genomic` are adjectives (`a
+# pragmatic perspective` is not Pragmatics); these `-ics` are plurals of a noun in `-ic`.
+_IC_NOUNS = frozenset({"metrics", "heuristics", "statistics", "geodesics", "topics", "characteristics",
+                       "critics", "clinics"})
 
 
 def _plural(word: str) -> str:
