@@ -127,3 +127,20 @@ def test_a_gist_is_never_cut_between_an_object_and_what_it_is_asked_to_do():
     gist = gist_of("a framework that adds a strong motion prior to video generators, by encouraging the model to learn "
                    "a joint appearance and motion representation from every training clip")
     assert gist == "a framework that adds a strong motion prior to video generators"
+
+
+def test_a_term_the_authors_give_their_contribution_names_an_unnamed_paper():
+    text = ("Neural emulators drift over long rollouts. We show that a learned score model can pull rollouts back "
+            "onto the data manifold, a process we call *stochastic resettling*.")
+    assert paper_name(text).title == "Stochastic resettling"
+    text = ("Label noise hurts small models. We retrain each model only on the samples whose predicted label agrees "
+            "with the given one; we call this agreement-filtered retraining.")
+    assert paper_name(text).title == "Agreement-filtered retraining"
+
+
+def test_a_term_said_to_be_someone_else_s_or_written_in_math_names_nothing():
+    text = ("We study matrix sensing across many clients, also referred to as federated subspace recovery in the "
+            "literature, and we prove sharp rates for it.")
+    assert "subspace recovery" not in paper_name(text).title.casefold()
+    text = "We generalise the softmax to any divergence. The loss is tied to an operator, that we dub $g$-softpick."
+    assert "softpick" not in paper_name(text).title.casefold()
