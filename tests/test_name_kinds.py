@@ -144,3 +144,16 @@ def test_a_term_said_to_be_someone_else_s_or_written_in_math_names_nothing():
     assert "subspace recovery" not in paper_name(text).title.casefold()
     text = "We generalise the softmax to any divergence. The loss is tied to an operator, that we dub $g$-softpick."
     assert "softpick" not in paper_name(text).title.casefold()
+
+
+def test_a_name_introduced_by_a_second_verb_of_the_authors_clause_is_found():
+    text = BACKGROUND + ("In this paper, we set out to rethink the usual static index layouts and introduce "
+                         "Adaptive Shard Placement (AdaShard). AdaShard moves shards as the queries drift.")
+    named = paper_name(text)
+    assert (named.name, named.aliases[:1]) == ("AdaShard", ("Adaptive Shard Placement",))
+
+
+def test_a_long_form_keeps_no_capitals_that_only_spell_its_acronym():
+    text = BACKGROUND + ("We propose <b>S</b>hard-<b>PL</b>acement <b>A</b>ware <b>T</b>uning (<b>SPLAT</b>), a tuner "
+                         "that moves shards as queries drift.")
+    assert paper_name(text).aliases[0] == "Shard-Placement Aware Tuning"

@@ -46,7 +46,8 @@ from .unnamed import unnamed_title
 _DASH = "\\-\u2010\u2011"
 _TOKEN = rf"[^\W_][\w{_DASH}+.]*[\w+]|[^\W_]"
 # Searched in " " + ASCII-lower-cased text: a literal first character keeps the regexes fast.
-_INTRO = re.compile(rf" (?:(?:we|paper|work|article|study|here) (?:[a-z]+ ){{0,2}}?|by )(?:{_VERBS}|describe) (?:here )?")
+_INTRO = re.compile(rf" (?:(?:we|paper|work|article|study|here) (?:[a-z]+ ){{0,2}}?|by |and (?:then |also |further )?(?=[a-z]+e |[a-z]+es ))"
+                    rf"(?:{_VERBS}|describe) (?:here )?")  # (`and introduce X`: the verb in the present, not `and proposed`)
 # (`which we call` and `we call` are two alternatives, not `(?:which )?we call`: an alternative
 # that opens with a literal is ruled out at a glance, one that opens with a group is entered at
 # every space, which made this scan twice as slow.)
@@ -81,6 +82,7 @@ _SPELLED_OUT = re.compile(r"^[A-Z]{2}$|^[A-Z]+[0-9]+$|^[A-Z]+2[A-Z]+$")  # (`T2L
 _ACRONYM_INSIDE = re.compile(r" \(([A-Z][A-Z0-9]{1,8})\)((?: [A-Z][a-z][\w-]*){1,2})(?=, (?:a|an|the) )")
 _TITLE_CASE_NAME = re.compile(r"[A-Z][\w-]*(?: [A-Z][\w-]*){1,2}(?=[,.;:)]| \(|$)")
 _KIND_AFTER = re.compile(r" [A-Z][A-Z0-9]*[A-Z]s?(?=[\s,.;:)]|$)")
+_HIGHLIGHTED = re.compile(r"\b([A-Z])([A-Z]+[a-z]{2,})\b")  # letters capitalised to spell the acronym
 _VERSION = re.compile(r" v?\d+(?:\.\d+)*[a-z]?(?=[,:;.)( ]|$)")
 _BOLD = re.compile(r"\*\*([^*]{2,60})\*\*")
 _MORE_NAME_WORDS = re.compile(r"(?: (?:[A-Z][\w\-\u2010\u2011]*|\d+(?:\.\d+)?)){1,2}(?=[,:( ])")
@@ -108,6 +110,7 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
     pair = _LONG_THEN_ACRONYM.match(window) if "(" in window else None
     if pair and coined_strength(pair.group(2)) == 2:
         long = from_initial(long_form(pair.group(1)), pair.group(2))
+        long = _HIGHLIGHTED.sub(lambda m: m.group(1) + m.group(2).lower(), long)  # `<b>S</b>tatic-D<b>YN</b>amic`
         end = pos + pair.end()
         head = _HEAD_AFTER.match(text, end)
         if head:
@@ -204,7 +207,7 @@ def _named_later(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator
 def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[_Candidate]:
     """Every name candidate in ``text``; ``low`` is `" " + text` lower-cased (ASCII only)."""
     for match in _INTRO.finditer(low):
-        yield from _after_intro(text, match.end() - 1, 0)
+        yield from _after_intro(text, match.end() - 1, 1 if low.startswith(" and ", match.start()) else 0)
         start, end = _sentence(bounds, match.start())
         # every appositive of the sentence: `two methods: (1) a ratio attack inspired by methods from
         # X, and (2) a novel approach, PRISM, which ...`
