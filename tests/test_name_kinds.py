@@ -157,3 +157,23 @@ def test_a_long_form_keeps_no_capitals_that_only_spell_its_acronym():
     text = BACKGROUND + ("We propose <b>S</b>hard-<b>PL</b>acement <b>A</b>ware <b>T</b>uning (<b>SPLAT</b>), a tuner "
                          "that moves shards as queries drift.")
     assert paper_name(text).aliases[0] == "Shard-Placement Aware Tuning"
+
+
+def test_a_plural_method_head_takes_its_relative_clause_as_a_participle():
+    text = ("Leaders in Stackelberg games face learning followers. To understand the followers, we first consider a "
+            "leader that commits to a fixed sequence of moves. We then design leader-side algorithms that control "
+            "the drift relative to the follower noise.")
+    assert paper_name(text).title == "Leader-side algorithms controlling drift"
+
+
+def test_showing_how_to_design_something_reads_as_designing_it():
+    text = ("Vectorized samplers stall on synchronization. We show how to design single-chain Gibbs samplers in a way "
+            "that avoids synchronization when batching chains.")
+    assert paper_name(text).title == "Designing single-chain Gibbs samplers"
+
+
+def test_gerunds_double_a_final_consonant_where_english_does():
+    from vaultsync.default_plugins.verb_forms import _gerund_of_base
+
+    assert [_gerund_of_base(v) for v in ("control", "transmit", "transfer", "limit", "offer")] == [
+        "controlling", "transmitting", "transferring", "limiting", "offering"]

@@ -15,6 +15,19 @@ from .titles import (_LEADING, _LOOSE_ENDS, _NOT_A_TITLE_START, _VERBS, _WORDS, 
 
 
 _RELATIVE_VERB = re.compile(r",? (?:that|which) (?:[a-z]{3,}ly )?([a-z]{2,}[a-z]s)\b(?: and ([a-z]{2,}[a-z]s)\b)?")
+_PLURAL_RELATIVE = re.compile(r"\b(algorithms|methods|approaches|techniques|procedures|schemes|strategies|frameworks|estimators)"
+                              r",? (?:that|which) (?:[a-z]{3,}ly )?([a-z]{3,}[^s\W])\b(?: and ([a-z]{3,}[^s\W])\b)?")
+_NOT_BASE_VERBS = frozenset("are were have had did not need cannot".split())
+
+
+def _plural_as_gerund(match: re.Match) -> str:
+    """`methods that learn X` -> `methods learning X` (never `that are`, `that can`, `that improved`)."""
+    verbs = [verb for verb in match.groups()[1:] if verb]
+    if any(verb in _NOT_BASE_VERBS | _MODALS | _NOT_ACTIONS or verb.endswith(("ed", "ly")) for verb in verbs):
+        return match.group(0)
+    return f"{match.group(1)} " + " and ".join(_gerund_of_base(verb) for verb in verbs)
+
+
 _REFERS_BACK = _WORDS["refers_back"]
 _GENERIC_TITLE_WORDS = _WORDS["generic_title_words"]
 
@@ -196,6 +209,7 @@ def _reshaped(phrase: str) -> str:
         phrase = _MODAL_RELATIVE.sub(lambda m: " " + " and ".join(_gerund_of_base(v) for v in m.groups() if v), phrase,
                                      count=1)
         phrase = _RELATIVE_VERB.sub(_as_gerund, phrase, count=1)
+        phrase = _PLURAL_RELATIVE.sub(_plural_as_gerund, phrase, count=1)  # `algorithms that control X`
     if "ed for " not in phrase and "ed to " not in phrase and "built " not in phrase:
         return phrase
     return _PURPOSE.sub(lambda m: " for" + (f" {_gerund_of_base(m.group(1))}" if m.group(1) else ""), phrase, count=1)
@@ -346,6 +360,8 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
         if needs and not any(map(low.__contains__, needs)):
             continue  # (a few substring tests are cheaper than a scan that cannot match)
         for match in pattern.finditer(low):
+            if reads == "object" and " how to " in match.group(0):
+                continue  # (`we show how to design X`: read as how)
             if head_only and reads != "topic" and not (reads in ("action", "how") and _proved_result(head_only[0])):
                 break
             _, end = _sentence(bounds, match.end() - 1)

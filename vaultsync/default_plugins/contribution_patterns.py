@@ -16,7 +16,7 @@ _CONTRIBUTION = (
                 r"(?: that)? "), "position", ("position paper",)),
     (re.compile(
         rf"(?: (?:we|this paper|this work|this article|this study|here we) (?:[a-z]+,? ){{0,4}}?|(?:,| and) then )"
-        rf"(?:{_VERBS}|assembl[a-z]*|provid[a-z]*) (?:\((?:and|or) [a-z]+\) )?(?:here )?(?=(?:a|an|the|two|three|several|new|novel|[a-z]+) )"
+        rf"(?:{_VERBS}|assembl[a-z]*|provid[a-z]*) (?:\((?:and|or) [a-z]+\) )?(?:here )?(?=(?:a|an|the|two|three|several|new|novel|[a-z][a-z-]*) )"
     ), "object", ()),
     (re.compile(r" (?:in doing so|thereby|in this way),? we obtain (?=an? )"), "object", ("we obtain",)),  # what the adaptation makes
     (re.compile(  # `we extend it to diffusion models` -> `Speculative sampling for diffusion models` (the opening topic)

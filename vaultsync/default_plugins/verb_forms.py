@@ -18,7 +18,7 @@ def _gerund_of_base(stem: str) -> str:
         return stem[:-1] + "ing"
     if stem.endswith("e") and not stem.endswith(("ee", "ye", "oe")):
         return stem[:-1] + "ing"
-    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem):
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem) or stem.endswith(("trol", "mit", "fer")) and not stem.endswith(("ffer", "limit")):
         return stem + stem[-1] + "ing"
     return stem + "ing"
 
