@@ -177,3 +177,13 @@ def test_gerunds_double_a_final_consonant_where_english_does():
 
     assert [_gerund_of_base(v) for v in ("control", "transmit", "transfer", "limit", "offer")] == [
         "controlling", "transmitting", "transferring", "limiting", "offering"]
+
+
+def test_a_step_towards_the_contribution_is_not_its_title():
+    text = ("Wide networks trained in the rich regime are kernel machines. We provide explicit expressions for the "
+            "adaptive kernels of wide networks. To derive the second kernel, we study gradient flow training of "
+            "randomly initialized networks with weight decay.")
+    assert paper_name(text).title == "Explicit expressions for adaptive kernels of wide networks"
+    text = ("Platforms steer learning agents. To understand the agents, we first consider a platform that posts an "
+            "arbitrary sequence of prices. We prove that agent noise decouples from optimization error.")
+    assert "arbitrary sequence" not in paper_name(text).title

@@ -28,6 +28,9 @@ def _plural_as_gerund(match: re.Match) -> str:
     return f"{match.group(1)} " + " and ".join(_gerund_of_base(verb) for verb in verbs)
 
 
+# a sentence about a step towards the contribution or the setting it starts from
+_STEP = re.compile(r"to (?:derive|prove|obtain|compute|illustrate|gain insight into) [^,;]{3,120}, we |"
+                   r"[^;]*? we first (?:consider|assume|review|recall|revisit|fix)\b")
 _REFERS_BACK = _WORDS["refers_back"]
 _GENERIC_TITLE_WORDS = _WORDS["generic_title_words"]
 
@@ -364,7 +367,9 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
                 continue  # (`we show how to design X`: read as how)
             if head_only and reads != "topic" and not (reads in ("action", "how") and _proved_result(head_only[0])):
                 break
-            _, end = _sentence(bounds, match.end() - 1)
+            start, end = _sentence(bounds, match.end() - 1)
+            if _STEP.match(low, start + 1, match.end()):
+                continue  # (`To derive the second bound, we study X`: a step towards the contribution, not it)
             phrase = clean_phrase(text[match.end() - 1:end], 400)
             verb = match.group(1) if pattern.groups else ""
             said = f"{_third_person(verb)} {phrase}" if verb else phrase
