@@ -187,3 +187,9 @@ def test_a_step_towards_the_contribution_is_not_its_title():
     text = ("Platforms steer learning agents. To understand the agents, we first consider a platform that posts an "
             "arbitrary sequence of prices. We prove that agent noise decouples from optimization error.")
     assert "arbitrary sequence" not in paper_name(text).title
+
+
+def test_what_improves_a_method_names_the_paper_rather_than_the_improving():
+    text = ("Ranking metrics are noisy. In this paper, we present a novel approach that improves retrieval evaluation "
+            "for web search by pooling judgments from several weak assessors.")
+    assert paper_name(text).title == "Pooling judgments from several weak assessors"

@@ -31,6 +31,8 @@ def _plural_as_gerund(match: re.Match) -> str:
 # a sentence about a step towards the contribution or the setting it starts from
 _STEP = re.compile(r"to (?:derive|prove|obtain|compute|illustrate|gain insight into) [^,;]{3,120}, we |"
                    r"[^;]*? we first (?:consider|assume|review|recall|revisit|fix)\b")
+_IMPROVED_BY = re.compile(r"(?:improving|enhancing|boosting|strengthening|augmenting) (?:the )?((?:[\w-]+ ){0,3}?[\w-]+)"
+                          r"(?: (?:for|in|on) [^,;]{3,60}?)? by (?:[a-z]+ly )?([a-z]{3,}ing [^,;]{5,})")
 _REFERS_BACK = _WORDS["refers_back"]
 _GENERIC_TITLE_WORDS = _WORDS["generic_title_words"]
 
@@ -102,6 +104,8 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
             verb = "" if study else _gerund_of_base(first) if generic.group(0).rstrip().endswith(("to", "can")) or first not in \
                 _NOT_ACTIONS and not first.endswith("s") else _gerund(first) if first.endswith("s") else first
             phrase = f"{verb} {rest_words[1] if len(rest_words) == 2 else ''}".lstrip()
+    means = _IMPROVED_BY.match(phrase)  # `enhancing X for Y by averaging Z` -> `averaging Z for X`: how it improves X says more
+    phrase = f"{means.group(2)} for {means.group(1)}" if means else phrase
     words = phrase.split()
     if not words or words[0].casefold() in _NOT_A_TITLE_START:
         return ""
