@@ -193,3 +193,9 @@ def test_what_improves_a_method_names_the_paper_rather_than_the_improving():
     text = ("Ranking metrics are noisy. In this paper, we present a novel approach that improves retrieval evaluation "
             "for web search by pooling judgments from several weak assessors.")
     assert paper_name(text).title == "Pooling judgments from several weak assessors"
+
+
+def test_a_setting_named_by_a_compound_adjective_stays_in_the_title():
+    text = ("Defenses treat all errors alike. In this work, we study the problem of federated anomaly detection under "
+            "label-scarce settings, where few clients hold any labels.")
+    assert paper_name(text).title == "Label-scarce federated anomaly detection"

@@ -6,33 +6,15 @@ from __future__ import annotations
 
 import re
 
-from .contribution_patterns import _CONTRIBUTION
+from .contribution_patterns import _CONTRIBUTION, _IMPROVED_BY, _QUALIFIED, _STEP
 from .short_phrases import (_INNER_ARTICLE, _MODALS, _PREPOSITION, _core, _strip_modifier_end, short_phrase)
 from .topics import opening_topic
-from .verb_forms import _as_gerund, _gerund, _gerund_of_base, _third_person
+from .verb_forms import _PLURAL_RELATIVE, _as_gerund, _gerund, _gerund_of_base, _plural_as_gerund, _third_person
 from .titles import (_LEADING, _LOOSE_ENDS, _NOT_A_TITLE_START, _VERBS, _WORDS, NAME_CHARS, NAME_WORDS, _capitalise,
                      _cut_at_word, _sentence, _strip_loose_end, _technical, clean_phrase, gist_of)
 
 
 _RELATIVE_VERB = re.compile(r",? (?:that|which) (?:[a-z]{3,}ly )?([a-z]{2,}[a-z]s)\b(?: and ([a-z]{2,}[a-z]s)\b)?")
-_PLURAL_RELATIVE = re.compile(r"\b(algorithms|methods|approaches|techniques|procedures|schemes|strategies|frameworks|estimators)"
-                              r",? (?:that|which) (?:[a-z]{3,}ly )?([a-z]{3,}[^s\W])\b(?: and ([a-z]{3,}[^s\W])\b)?")
-_NOT_BASE_VERBS = frozenset("are were have had did not need cannot".split())
-
-
-def _plural_as_gerund(match: re.Match) -> str:
-    """`methods that learn X` -> `methods learning X` (never `that are`, `that can`, `that improved`)."""
-    verbs = [verb for verb in match.groups()[1:] if verb]
-    if any(verb in _NOT_BASE_VERBS | _MODALS | _NOT_ACTIONS or verb.endswith(("ed", "ly")) for verb in verbs):
-        return match.group(0)
-    return f"{match.group(1)} " + " and ".join(_gerund_of_base(verb) for verb in verbs)
-
-
-# a sentence about a step towards the contribution or the setting it starts from
-_STEP = re.compile(r"to (?:derive|prove|obtain|compute|illustrate|gain insight into) [^,;]{3,120}, we |"
-                   r"[^;]*? we first (?:consider|assume|review|recall|revisit|fix)\b")
-_IMPROVED_BY = re.compile(r"(?:improving|enhancing|boosting|strengthening|augmenting) (?:the )?((?:[\w-]+ ){0,3}?[\w-]+)"
-                          r"(?: (?:for|in|on) [^,;]{3,60}?)? by (?:[a-z]+ly )?([a-z]{3,}ing [^,;]{5,})")
 _REFERS_BACK = _WORDS["refers_back"]
 _GENERIC_TITLE_WORDS = _WORDS["generic_title_words"]
 
@@ -104,6 +86,8 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
             verb = "" if study else _gerund_of_base(first) if generic.group(0).rstrip().endswith(("to", "can")) or first not in \
                 _NOT_ACTIONS and not first.endswith("s") else _gerund(first) if first.endswith("s") else first
             phrase = f"{verb} {rest_words[1] if len(rest_words) == 2 else ''}".lstrip()
+    qualified = _QUALIFIED.match(phrase)  # `robust learning under cost-sensitive scenarios` -> `cost-sensitive robust learning`
+    phrase = f"{qualified.group(2)} {qualified.group(1)}{phrase[qualified.end():]}" if qualified else phrase
     means = _IMPROVED_BY.match(phrase)  # `enhancing X for Y by averaging Z` -> `averaging Z for X`: how it improves X says more
     phrase = f"{means.group(2)} for {means.group(1)}" if means else phrase
     words = phrase.split()
@@ -121,7 +105,7 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
         if following and not _BOUNDARY.match(following[0]):
             return ""  # (a cut inside a noun phrase: `a framework for deep | networks`)
         title = _INNER_ARTICLE.sub(" ", cut)
-    elif title and len(title) < len(_core(phrase)) and not _PREPOSITION.search(title) and " of " not in title:
+    elif title and len(title) < len(_core(phrase)) and not _PREPOSITION.search(title) and " of " not in title and not qualified:
         title = _with_complement(phrase, title)  # `Sandbox suite` -> `Sandbox suite for data-model co-development`
     kept = [w.strip(",.;:").casefold() for w in title.split()]
     if _EMPTY_PURPOSE.search(title.casefold()):

@@ -50,3 +50,11 @@ _CONTRIBUTION = (
         r" we (?:[a-z]+ly )?(?:and [a-z]+ly )?(?:show|prove|demonstrate|find) that (?=(?:a|an|the|[a-z-]+) )"
     ), "claim", ("that ",)),
 )
+
+# a sentence about a step towards the contribution or the setting it starts from
+_STEP = re.compile(r"to (?:derive|prove|obtain|compute|illustrate|gain insight into) [^,;]{3,120}, we |"
+                   r"[^;]*? we first (?:consider|assume|review|recall|revisit|fix)\b")
+_IMPROVED_BY = re.compile(r"(?:improving|enhancing|boosting|strengthening|augmenting) (?:the )?((?:[\w-]+ ){0,3}?[\w-]+)"
+                          r"(?: (?:for|in|on) [^,;]{3,60}?)? by (?:[a-z]+ly )?([a-z]{3,}ing [^,;]{5,})")
+# a setting named by a compound adjective, which sets the paper apart from the field it names
+_QUALIFIED = re.compile(r"((?:[\w-]+ ){1,6}?)under (?:the |a )?([a-z]+-[a-z]+) (?:scenarios?|settings?|regimes?|conditions?|environments?)\b")
