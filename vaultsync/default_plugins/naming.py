@@ -83,6 +83,8 @@ _ACRONYM_INSIDE = re.compile(r" \(([A-Z][A-Z0-9]{1,8})\)((?: [A-Z][a-z][\w-]*){1
 _TITLE_CASE_NAME = re.compile(r"[A-Z][\w-]*(?: [A-Z][\w-]*){1,2}(?=[,.;:)]| \(|$)")
 _KIND_AFTER = re.compile(r" [A-Z][A-Z0-9]*[A-Z]s?(?=[\s,.;:)]|$)")
 _HIGHLIGHTED = re.compile(r"\b([A-Z])([A-Z]+[a-z]{2,})\b")  # letters capitalised to spell the acronym
+_TO_EVALUATE = re.compile(r"to (?:evaluate|test|benchmark|assess|validate) [^,]{2,40}, ")
+_VERB_AFTER = re.compile(r" (?:[a-z]+ly )?[a-z]{3,}[^s\W]s (?:the |a |an |[a-z]+ )")  # `our algorithm, Long Form (LF) harnesses X`
 _VERSION = re.compile(r" v?\d+(?:\.\d+)*[a-z]?(?=[,:;.)( ]|$)")
 _BOLD = re.compile(r"\*\*([^*]{2,60})\*\*")
 _MORE_NAME_WORDS = re.compile(r"(?: (?:[A-Z][\w\-\u2010\u2011]*|\d+(?:\.\d+)?)){1,2}(?=[,:( ])")
@@ -119,7 +121,7 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
         # kernel clustering (MKC)` introduces a definition, not MKC
         starts = long[:1].casefold() == pair.group(2)[:1].casefold() or long[:1].isupper() or not re.search(
             r" (?:of|for|in|on|with|to|by|from) ", long)
-        if starts and expands(long, pair.group(2)) and _follows_as_name(text, end, 2):
+        if starts and expands(long, pair.group(2)) and (_follows_as_name(text, end, 2) or rank == 1 and _VERB_AFTER.match(text, end)):
             yield _Candidate(rank, pos, pair.group(2), long, end)
             return
     offset = 4 if window.startswith("the ") else 1 if window.startswith("(") else 0
@@ -207,8 +209,10 @@ def _named_later(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator
 def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[_Candidate]:
     """Every name candidate in ``text``; ``low`` is `" " + text` lower-cased (ASCII only)."""
     for match in _INTRO.finditer(low):
-        yield from _after_intro(text, match.end() - 1, 1 if low.startswith(" and ", match.start()) else 0)
         start, end = _sentence(bounds, match.start())
+        # (`To evaluate X, we release Y`: Y serves the paper's main contribution X)
+        rank = 2 if _TO_EVALUATE.match(low, start + 1) else 1 if low.startswith(" and ", match.start()) else 0
+        yield from _after_intro(text, match.end() - 1, rank)
         # every appositive of the sentence: `two methods: (1) a ratio attack inspired by methods from
         # X, and (2) a novel approach, PRISM, which ...`
         for after in _HEAD_COMMA.finditer(text, match.end() - 1, end):  # `... $O(m)$ primal-dual algorithm, the *X* (XY) ...`
