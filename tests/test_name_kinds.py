@@ -207,3 +207,10 @@ def test_a_benchmark_released_to_evaluate_the_method_does_not_name_the_paper():
                          "QRBF closes the gap to an oracle router by 40%.")
     named = paper_name(text)
     assert (named.name, named.title) == ("QRBF", "QRBF — Query Routing by Bandit Feedback")
+
+
+def test_a_two_letter_acronym_of_a_long_form_names_the_paper_by_the_words_it_spells():
+    text = BACKGROUND + ("We propose Guided Sharding for Retrieval Index Construction (GS), a framework that shards "
+                         "indexes by query load. GS halves tail latency.")
+    named = paper_name(text)
+    assert (named.name, named.aliases[:1]) == ("Guided Sharding", ("GS",))

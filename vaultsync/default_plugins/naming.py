@@ -338,8 +338,10 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
     base = next((c for c in candidates if c.rank <= 1 and _extends(best.name, c.name)), None)
     best = base or best  # `GRADEO`, not its variant `GRADEO-Instruct`
     long = best.long or _long_form_hint(best.name, extraction)
-    spelled = bool(long and (_SPELLED_OUT.search(best.name) or best.long and _means_else(best.name, long))
-                   and len(long.split()) <= 4 and long[:1].isupper())
+    spelled_by = _spelled_prefix(best.name, long) if long and len(long.split()) > 4 else long
+    spelled = bool(spelled_by and (_SPELLED_OUT.search(best.name) or best.long and _means_else(best.name, spelled_by))
+                   and len(spelled_by.split()) <= 4 and long[:1].isupper())
+    long = spelled_by if spelled else long  # `Deliberate Practice for Synthetic Data Generation (DP)` -> `Deliberate Practice`
     if spelled:  # `Verification Learning (VL)`, `Audio Flamingo 2 (AF2)`: the name, and the acronym an alias
         best, long = best._replace(name=long), best.name
     extended = [c.name for c in candidates if c.rank <= 1 and best.name.casefold() in c.name.casefold()]
@@ -350,6 +352,13 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
         aliases=_aliases(best.name, long, extended, extraction),
         gist=gist,
     )
+
+
+def _spelled_prefix(acronym: str, long: str) -> str:
+    """The words of ``long`` whose initials spell ``acronym`` (`Deliberate Practice` of `Deliberate
+    Practice for Synthetic Data Generation (DP)`), or ``""``."""
+    words = long.split()[:len(acronym)]
+    return " ".join(words) if acronym.isupper() and "".join(w[:1] for w in words) == acronym else ""
 
 
 def _means_else(acronym: str, long: str) -> bool:
