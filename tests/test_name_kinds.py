@@ -214,3 +214,10 @@ def test_a_two_letter_acronym_of_a_long_form_names_the_paper_by_the_words_it_spe
                          "indexes by query load. GS halves tail latency.")
     named = paper_name(text)
     assert (named.name, named.aliases[:1]) == ("Guided Sharding", ("GS",))
+
+
+def test_a_kind_of_method_and_its_purpose_title_a_paper_whose_premodifiers_make_no_title():
+    text = ("This work has two contributions. First, we introduce provably robust sample- and compute-efficient "
+            "alternating minimization based algorithms for solving the distributed tensor completion problem. "
+            "Finally, we consider row-wise federation.")
+    assert paper_name(text).title == "Algorithms for distributed tensor completion"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .contribution_patterns import _CONTRIBUTION, _IMPROVED_BY, _QUALIFIED, _STEP
+from .contribution_patterns import _CONTRIBUTION, _IMPROVED_BY, _KIND_FOR, _QUALIFIED, _STEP
 from .short_phrases import (_INNER_ARTICLE, _MODALS, _PREPOSITION, _core, _strip_modifier_end, short_phrase)
 from .topics import opening_topic
 from .verb_forms import _PLURAL_RELATIVE, _as_gerund, _gerund, _gerund_of_base, _plural_as_gerund, _third_person
@@ -94,6 +94,10 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
     if not words or words[0].casefold() in _NOT_A_TITLE_START:
         return ""
     title = short_phrase(phrase)
+    kind = _KIND_FOR.search(_core(phrase)) if not title and reads == "object" else None
+    before = phrase[:kind.start()] if kind else ""
+    if kind and (re.search(r"\w- (?:and|or) ", before) or len(before.split()) >= 6) and not re.search(r"'s | of ", before):  # `a provably secure sample- and communication-efficient ... algorithm for solving X` -> `Algorithm for X`
+        title = short_phrase(f"{kind.group(1)} for {kind.group(2)}")
     head = re.search(r"(?:framework|method|approach|algorithm|technique|procedure|model|system|strategy|scheme|pipeline)s?",
                      generic.group(0)) if generic and phrase.split(" ", 1)[0].endswith("ing") else None
     if head and title and len(title.split()) <= 3:  # `Recovering underlying graph` alone reads as a fragment

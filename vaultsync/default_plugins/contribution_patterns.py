@@ -58,3 +58,6 @@ _IMPROVED_BY = re.compile(r"(?:improving|enhancing|boosting|strengthening|augmen
                           r"(?: (?:for|in|on) [^,;]{3,60}?)? by (?:[a-z]+ly )?([a-z]{3,}ing [^,;]{5,})")
 # a setting named by a compound adjective, which sets the paper apart from the field it names
 _QUALIFIED = re.compile(r"((?:[\w-]+ ){1,6}?)under (?:the |a )?([a-z]+-[a-z]+) (?:scenarios?|settings?|regimes?|conditions?|environments?)\b")
+# the kind of thing made and what it is for, when its premodifiers make no title
+_KIND_FOR = re.compile(r"\b(algorithms?|methods?|frameworks?|approach(?:es)?|estimators?|schemes?|procedures?) for "
+                       r"(?:solving |tackling |addressing )?(?:the )?([^,;]{5,})")
