@@ -221,3 +221,9 @@ def test_a_kind_of_method_and_its_purpose_title_a_paper_whose_premodifiers_make_
             "alternating minimization based algorithms for solving the distributed tensor completion problem. "
             "Finally, we consider row-wise federation.")
     assert paper_name(text).title == "Algorithms for distributed tensor completion"
+
+
+def test_a_title_never_ends_in_a_participle_cut_from_its_complement():
+    text = ("Language models are said to track state. We study entity tracking in transformers trained or "
+            "fine-tuned to follow swaps of boxes.")
+    assert paper_name(text).title == "Entity tracking in transformers"
