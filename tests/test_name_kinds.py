@@ -163,7 +163,7 @@ def test_a_plural_method_head_takes_its_relative_clause_as_a_participle():
     text = ("Leaders in Stackelberg games face learning followers. To understand the followers, we first consider a "
             "leader that commits to a fixed sequence of moves. We then design leader-side algorithms that control "
             "the drift relative to the follower noise.")
-    assert paper_name(text).title == "Leader-side algorithms controlling drift"
+    assert paper_name(text).title == "Leader-side algorithms for controlling drift"
 
 
 def test_showing_how_to_design_something_reads_as_designing_it():
@@ -227,3 +227,10 @@ def test_a_title_never_ends_in_a_participle_cut_from_its_complement():
     text = ("Language models are said to track state. We study entity tracking in transformers trained or "
             "fine-tuned to follow swaps of boxes.")
     assert paper_name(text).title == "Entity tracking in transformers"
+
+
+def test_a_method_head_and_what_it_does_read_as_a_noun_phrase():
+    text = "Graphs change over time. We propose a churn-aware method that forecasts link churn in social graphs."
+    assert paper_name(text).title == "Churn-aware method for forecasting link churn in social graphs"
+    text = "Watermarks are fragile. We design a watermarking framework that comprises three small decoders."
+    assert paper_name(text).title == "Watermarking framework comprising three small decoders"

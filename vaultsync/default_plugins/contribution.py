@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .contribution_patterns import _CONTRIBUTION, _IMPROVED_BY, _KIND_FOR, _QUALIFIED, _STEP
+from .contribution_patterns import _CONTRIBUTION, _HEAD_DOING, _IMPROVED_BY, _KIND_FOR, _head_for_doing, _QUALIFIED, _STEP
 from .short_phrases import (_INNER_ARTICLE, _MODALS, _PREPOSITION, _core, _strip_modifier_end, short_phrase)
 from .topics import opening_topic
 from .verb_forms import _PLURAL_RELATIVE, _as_gerund, _gerund, _gerund_of_base, _plural_as_gerund, _third_person
@@ -119,7 +119,8 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
             or not (_technical(title.split()) or len(kept) >= 3 and sum(w not in _GENERIC_TITLE_WORDS for w in kept) >= 2):
         return ""
     head, _, last = title.rpartition(" and ")  # `adversarial bandits and bandits (with X)`: a conjunct cut from its modifier
-    return _capitalise(_plain_head(head if head and " " not in last and last in head.split() else title))
+    title = head if head and " " not in last and last in head.split() else title
+    return _capitalise(_plain_head(_HEAD_DOING.sub(_head_for_doing, title, count=1)))
 
 
 _UNDERSTANDING = re.compile(r"^(?:[a-z]+ )?understanding of (?:the )?(?=\S+ \S)", re.IGNORECASE)

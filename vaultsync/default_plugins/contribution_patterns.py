@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .titles import _VERBS
+from .titles import _VERBS, _WORDS
 
 # Sentences that state what the paper contributes, most telling first: (pattern over the
 # lower-cased text, how the title reads its object). "object": the noun phrase is the title
@@ -61,3 +61,16 @@ _QUALIFIED = re.compile(r"((?:[\w-]+ ){1,6}?)under (?:the |a )?([a-z]+-[a-z]+) (
 # the kind of thing made and what it is for, when its premodifiers make no title
 _KIND_FOR = re.compile(r"\b(algorithms?|methods?|frameworks?|approach(?:es)?|estimators?|schemes?|procedures?) for "
                        r"(?:solving |tackling |addressing )?(?:the )?([^,;]{5,})")
+# a made thing's head, then what it does (`Method modeling X`): read as a fragment unless joined by `for`
+_HEAD_DOING = re.compile(r"^((?:[\w-]+ ){0,3}?(?:method|algorithm|approach|framework|architecture|technique|procedure|scheme|"
+                         r"strategy|pipeline|mechanism|estimator|protocol)s?) ([a-z]{3,}ing) (?=\S)",
+                         re.IGNORECASE)
+# what a thing is made of or built on, not what it is for (`Framework comprising X`, `Method using X`)
+_MADE_OF = frozenset("comprising containing consisting including featuring involving incorporating integrating using "
+                     "leveraging exploiting employing utilizing having requiring relying".split())
+
+
+def _head_for_doing(match: re.Match) -> str:
+    """`Method modeling dynamic graphs` -> `Method for modeling dynamic graphs`: a noun phrase, not a fragment."""
+    doing = match.group(2).casefold()
+    return match.group(0) if doing in _WORDS["nominal_ing"] or doing in _MADE_OF else f"{match.group(1)} for {match.group(2)} "
