@@ -234,3 +234,9 @@ def test_a_method_head_and_what_it_does_read_as_a_noun_phrase():
     assert paper_name(text).title == "Churn-aware method for detecting link churn in social graphs"
     text = "Watermarks are fragile. We design a watermarking framework that comprises three small decoders."
     assert paper_name(text).title == "Watermarking framework comprising three small decoders"
+
+
+def test_the_lens_a_study_adopts_stays_in_its_title():
+    text = ("Bigger vision models are deployed everywhere. We argue that this needs a *scaling lens*, which we adopt "
+            "in an extensive study of vision model calibration.")
+    assert paper_name(text).title == "Vision model calibration through a scaling lens"

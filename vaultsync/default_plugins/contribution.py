@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from .contribution_patterns import _CONTRIBUTION, _HEAD_DOING, _IMPROVED_BY, _KIND_FOR, _head_for_doing, _QUALIFIED, _STEP
+from .contribution_patterns import (_CONTRIBUTION, _HEAD_DOING, _IMPROVED_BY, _KIND_FOR, _QUALIFIED, _STEP, _head_for_doing,
+                                   _through_lens)
 from .short_phrases import (_INNER_ARTICLE, _MODALS, _PREPOSITION, _core, _strip_modifier_end, short_phrase)
 from .topics import opening_topic
 from .verb_forms import _PLURAL_RELATIVE, _as_gerund, _gerund, _gerund_of_base, _plural_as_gerund, _third_person
@@ -367,6 +368,7 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
             verb = match.group(1) if pattern.groups else ""
             said = f"{_third_person(verb)} {phrase}" if verb else phrase
             title = _title_from(phrase, reads, verb) if reads != "extend" else _extended(text, bounds, phrase)
+            title = _through_lens(title, text[start:end]) if title and reads == "topic" and " lens" in low[start:end + 1] else title
             if title and _cut_from_complement(title, phrase):
                 vague, title = vague or (title, gist_of(f"{_third_person(verb)} {phrase}" if verb else phrase)), ""
                 continue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .titles import _VERBS, _WORDS
+from .titles import NAME_CHARS, NAME_WORDS, _VERBS, _WORDS
 
 # Sentences that state what the paper contributes, most telling first: (pattern over the
 # lower-cased text, how the title reads its object). "object": the noun phrase is the title
@@ -74,3 +74,14 @@ def _head_for_doing(match: re.Match) -> str:
     """`Method modeling dynamic graphs` -> `Method for modeling dynamic graphs`: a noun phrase, not a fragment."""
     doing = match.group(2).casefold()
     return match.group(0) if doing in _WORDS["nominal_ing"] or doing in _MADE_OF else f"{match.group(1)} for {match.group(2)} "
+# the lens a study adopts (`requires a *scaling lens*, which we adopt in a study of X`)
+_LENS = re.compile(r"\b(?:a|an|the) [*_]{0,2}([A-Za-z-]{4,})[*_]{0,2} lens\b(?! of)")
+
+
+def _through_lens(title: str, sentence: str) -> str:
+    """`Language model robustness` of a sentence that adopts `a scaling lens` -> `Language model
+    robustness through a scaling lens`: the lens is what the paper brings to its topic."""
+    title = re.sub(r" through ([a-z-]+) lens$", r" through a \1 lens", title)
+    lens = _LENS.search(sentence)
+    joined = f"{title} through a {lens.group(1).casefold()} lens" if lens and " lens" not in title else title
+    return joined if len(joined) <= NAME_CHARS and len(joined.split()) <= NAME_WORDS else title
