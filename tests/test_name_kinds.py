@@ -240,3 +240,18 @@ def test_the_lens_a_study_adopts_stays_in_its_title():
     text = ("Bigger vision models are deployed everywhere. We argue that this needs a *scaling lens*, which we adopt "
             "in an extensive study of vision model calibration.")
     assert paper_name(text).title == "Vision model calibration through a scaling lens"
+
+
+def test_an_object_that_points_back_gives_way_to_the_setting_it_is_studied_in():
+    text = ("Simple pricing agents often collude. In this work, we provide theoretical foundations for this "
+            "phenomenon in the context of independent bandit learners in repeated auctions.")
+    assert paper_name(text).title == "Independent bandit learners in repeated auctions"
+
+
+def test_a_keyphrase_that_modifies_the_noun_after_its_aside_is_not_a_title():
+    from vaultsync.default_plugins.topics import _keyphrase_title
+    from vaultsync.records import ConceptMention, Extraction
+
+    text = "Agents provably learn the cooperative Tit-for-tat (copy the last move) policy in repeated games."
+    extraction = Extraction(concepts=(ConceptMention("Cooperative Tit-for-tat", "phrase", ("cooperative Tit-for-tat",), (), 5.0),))
+    assert _keyphrase_title(text, extraction) == ""

@@ -74,6 +74,8 @@ def _head_for_doing(match: re.Match) -> str:
     """`Method modeling dynamic graphs` -> `Method for modeling dynamic graphs`: a noun phrase, not a fragment."""
     doing = match.group(2).casefold()
     return match.group(0) if doing in _WORDS["nominal_ing"] or doing in _MADE_OF else f"{match.group(1)} for {match.group(2)} "
+# an object that points back, then the setting it is studied in: the setting names the paper
+_IN_CONTEXT = re.compile(r"^[^,;]{0,60}?\b(?:this|these|such) [^,;]{0,40}? in the (?:context|setting) of (?:the )?([^,;]{8,})")
 # the lens a study adopts (`requires a *scaling lens*, which we adopt in a study of X`)
 _LENS = re.compile(r"\b(?:a|an|the) [*_]{0,2}([A-Za-z-]{4,})[*_]{0,2} lens\b(?! of)")
 
