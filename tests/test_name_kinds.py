@@ -255,3 +255,10 @@ def test_a_keyphrase_that_modifies_the_noun_after_its_aside_is_not_a_title():
     text = "Agents provably learn the cooperative Tit-for-tat (copy the last move) policy in repeated games."
     extraction = Extraction(concepts=(ConceptMention("Cooperative Tit-for-tat", "phrase", ("cooperative Tit-for-tat",), (), 5.0),))
     assert _keyphrase_title(text, extraction) == ""
+
+
+def test_what_the_authors_could_not_make_does_not_name_the_paper():
+    text = ("Concept probes are popular. We test them by applying linear probes to the real-world task of code "
+            "vulnerability detection in three regimes. However, we are unable to design ensemble methods combining "
+            "probes with baselines that beat the baselines.")
+    assert paper_name(text).title == "Linear probes for code vulnerability detection"

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from .contribution_patterns import (_CONTRIBUTION, _HEAD_DOING, _IMPROVED_BY, _IN_CONTEXT, _KIND_FOR, _QUALIFIED, _STEP,
-                                   _head_for_doing, _through_lens)
+from .contribution_patterns import (_CONTRIBUTION, _HEAD_DOING, _IMPROVED_BY, _IN_CONTEXT, _KIND_FOR, _NEGATED, _QUALIFIED,
+                                   _STEP, _applied_title, _head_for_doing, _through_lens)
 from .short_phrases import (_INNER_ARTICLE, _MODALS, _PREPOSITION, _core, _strip_modifier_end, short_phrase)
 from .topics import opening_topic
 from .verb_forms import _PLURAL_RELATIVE, _as_gerund, _gerund, _gerund_of_base, _plural_as_gerund, _third_person
@@ -55,6 +55,8 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
     phrase = context.group(1) if context else phrase
     if reads == "claim":
         return _claimed(phrase)
+    if reads == "applied":
+        return _applied_title(phrase)
     if reads == "how" and verb in _USE_VERBS:
         return ""
     if reads == "how":  # `we show how to design X` -> `Designing X`
@@ -359,8 +361,8 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
         if needs and not any(map(low.__contains__, needs)):
             continue  # (a few substring tests are cheaper than a scan that cannot match)
         for match in pattern.finditer(low):
-            if reads == "object" and " how to " in match.group(0):
-                continue  # (`we show how to design X`: read as how)
+            if reads == "object" and " how to " in match.group(0) or _NEGATED.search(match.group(0)):
+                continue  # (`we show how to design X`: read as how; `we are unable to design X`: not made)
             if head_only and reads != "topic" and not (reads in ("action", "how") and _proved_result(head_only[0])):
                 break
             start, end = _sentence(bounds, match.end() - 1)

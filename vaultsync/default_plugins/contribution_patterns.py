@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from .titles import NAME_CHARS, NAME_WORDS, _VERBS, _WORDS
+from .short_phrases import short_phrase
+from .titles import _LEADING, NAME_CHARS, NAME_WORDS, _VERBS, _WORDS, _capitalise
 
 # Sentences that state what the paper contributes, most telling first: (pattern over the
 # lower-cased text, how the title reads its object). "object": the noun phrase is the title
@@ -46,6 +47,9 @@ _CONTRIBUTION = (
     (re.compile(  # (last: any sentence that states more wins) `we fill this gap by rigorously analyzing X` -> `X`
         r" by (?:[a-z]+ly )?(?:analy[sz]ing|studying|investigating|characteri[sz]ing|examining) (?!that |whether |why |how |what |it |this |these |such )"
     ), "topic", (" by ",)),
+    (re.compile(  # `we test this by applying SAEs to the task of activation probing` -> `SAEs for activation probing`
+        r" by (?:applying|using|employing) (?=[^.;,]{3,60}? to (?:the )?(?:[a-z-]+ )?(?:tasks?|problems?) of )"
+    ), "applied", ("applying", "using", "employing")),
     (re.compile(  # `we show that a strategy for X enhances Y` -> `Strategy for X`; `we show that X can achieve Y` -> `X achieving Y`
         r" we (?:[a-z]+ly )?(?:and [a-z]+ly )?(?:show|prove|demonstrate|find) that (?=(?:a|an|the|[a-z-]+) )"
     ), "claim", ("that ",)),
@@ -76,6 +80,8 @@ def _head_for_doing(match: re.Match) -> str:
     return match.group(0) if doing in _WORDS["nominal_ing"] or doing in _MADE_OF else f"{match.group(1)} for {match.group(2)} "
 # an object that points back, then the setting it is studied in: the setting names the paper
 _IN_CONTEXT = re.compile(r"^[^,;]{0,60}?\b(?:this|these|such) [^,;]{0,40}? in the (?:context|setting) of (?:the )?([^,;]{8,})")
+# what the authors say they could not do names nothing they made
+_NEGATED = re.compile(r" (?:unable to|not able to|fail(?:ed)? to|cannot|can not|do not|did not|never) ")
 # the lens a study adopts (`requires a *scaling lens*, which we adopt in a study of X`)
 _LENS = re.compile(r"\b(?:a|an|the) [*_]{0,2}([A-Za-z-]{4,})[*_]{0,2} lens\b(?! of)")
 
@@ -87,3 +93,13 @@ def _through_lens(title: str, sentence: str) -> str:
     lens = _LENS.search(sentence)
     joined = f"{title} through a {lens.group(1).casefold()} lens" if lens and " lens" not in title else title
     return joined if len(joined) <= NAME_CHARS and len(joined.split()) <= NAME_WORDS else title
+
+
+def _applied_title(phrase: str) -> str:
+    """`SAEs to the real-world task of LLM activation probing in four regimes` (after `by applying`)
+    -> `SAEs for LLM activation probing`, or ``""``."""
+    tool, _, task = phrase.partition(" to ")
+    task = re.sub(r"^(?:the )?(?:[a-z-]+ )?(?:tasks?|problems?) of ", "", task)
+    task = re.split(r" (?:in|across|on|under) (?:two|three|four|five|six|several|many|various|multiple|\d+) ", task, maxsplit=1)[0]
+    title = short_phrase(f"{_LEADING.sub('', tool)} for {task}")
+    return _capitalise(title) if " for " in title else ""
