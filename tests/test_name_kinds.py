@@ -230,8 +230,8 @@ def test_a_title_never_ends_in_a_participle_cut_from_its_complement():
 
 
 def test_a_method_head_and_what_it_does_read_as_a_noun_phrase():
-    text = "Graphs change over time. We propose a churn-aware method that detects link churn in social graphs."
-    assert paper_name(text).title == "Churn-aware method for detecting link churn in social graphs"
+    text = "Graphs change over time. We propose a churn-aware method that detects link churn in graphs."
+    assert paper_name(text).title == "Churn-aware method for detecting link churn in graphs"
     text = "Watermarks are fragile. We design a watermarking framework that comprises three small decoders."
     assert paper_name(text).title == "Watermarking framework comprising three small decoders"
 

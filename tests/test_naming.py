@@ -253,7 +253,7 @@ UNTITLED = "Retrieval quality limits many pipelines in practice. "
         ("In response, we present a new sandbox suite tailored for joint data and model co-development.",
          "Sandbox suite for joint data and model co-development"),
         ("Therefore, we propose a purification method that can eliminate adversarial perturbations while "
-         "keeping the image content.", "Purification method for eliminating adversarial perturbations"),
+         "keeping the image content.", "Purification method eliminating adversarial perturbations"),
         ("We propose to speed up sample generation by learning the posterior of clean samples.",
          "Speeding up sample generation"),
         ("We present a sample-efficient algorithm designed to accurately identify system dynamics under "
@@ -680,10 +680,10 @@ def test_a_generic_method_that_leverages_a_tool_to_do_something_is_titled_by_the
     ("sentence", "title"),
     [  # a relative clause with an adverb still reads as what the thing does; `until` is a place to stop
         ("We advocate a self-refining scheme that iteratively refines a draft plan until a fixed point is reached.",
-         "Self-refining scheme for refining draft plan until fixed point"),
+         "Self-refining scheme refining draft plan until fixed point"),
         # `the strengths of` says nothing a title needs
         ("We propose a new algorithm that combines the strengths of greedy and first-order packing methods.",
-         "Algorithm for combining greedy and first-order packing methods"),
+         "Algorithm combining greedy and first-order packing methods"),
         ("We provide new theoretical analyses to understand the benefits of Hessian pruning for transport.",
          "Theoretical analyses of Hessian pruning for transport"),
     ],

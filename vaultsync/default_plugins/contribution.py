@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .contribution_patterns import (_CONTRIBUTION, _HEAD_DOING, _IMPROVED_BY, _IN_CONTEXT, _KIND_FOR, _NEGATED, _QUALIFIED,
+from .contribution_patterns import (_CONTRIBUTION, _IMPROVED_BY, _IN_CONTEXT, _KIND_FOR, _NEGATED, _QUALIFIED,
                                    _STEP, _applied_title, _head_for_doing, _through_lens)
 from .short_phrases import (_INNER_ARTICLE, _MODALS, _PREPOSITION, _core, _strip_modifier_end, short_phrase)
 from .topics import opening_topic
@@ -125,7 +125,7 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
         return ""
     head, _, last = title.rpartition(" and ")  # `adversarial bandits and bandits (with X)`: a conjunct cut from its modifier
     title = head if head and " " not in last and last in head.split() else title
-    return _capitalise(_plain_head(_HEAD_DOING.sub(_head_for_doing, title, count=1)))
+    return _capitalise(_plain_head(_head_for_doing(title)))
 
 
 _UNDERSTANDING = re.compile(r"^(?:[a-z]+ )?understanding of (?:the )?(?=\S+ \S)", re.IGNORECASE)

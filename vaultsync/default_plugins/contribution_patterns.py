@@ -74,10 +74,15 @@ _MADE_OF = frozenset("comprising containing consisting including featuring invol
                      "leveraging exploiting employing utilizing having requiring relying".split())
 
 
-def _head_for_doing(match: re.Match) -> str:
-    """`Method modeling dynamic graphs` -> `Method for modeling dynamic graphs`: a noun phrase, not a fragment."""
-    doing = match.group(2).casefold()
-    return match.group(0) if doing in _WORDS["nominal_ing"] or doing in _MADE_OF else f"{match.group(1)} for {match.group(2)} "
+def _head_for_doing(title: str) -> str:
+    """`Method modeling dynamic graphs` -> `Method for modeling dynamic graphs`: a noun phrase, not a
+    fragment, where that still fits a title."""
+    match = _HEAD_DOING.match(title)
+    doing = match.group(2).casefold() if match else ""
+    if not match or doing in _WORDS["nominal_ing"] or doing in _MADE_OF:
+        return title
+    joined = f"{match.group(1)} for {match.group(2)} {title[match.end():]}"
+    return joined if len(joined) <= NAME_CHARS and len(joined.split()) <= NAME_WORDS else title
 # an object that points back, then the setting it is studied in: the setting names the paper
 _IN_CONTEXT = re.compile(r"^[^,;]{0,60}?\b(?:this|these|such) [^,;]{0,40}? in the (?:context|setting) of (?:the )?([^,;]{8,})")
 # what the authors say they could not do names nothing they made
