@@ -855,7 +855,7 @@ def test_in_doing_so_we_obtain_a_thing_titles_the_paper():
          "that simple whitening of the embeddings mitigates this problem.", "Whitening of embeddings"),
         # a generic head is kept when the gerund alone would read as a fragment
         ("Causal graphs are hard to learn. We design an algorithm that recovers the causal graph.",
-         "Algorithm recovering causal graph"),
+         "Algorithm for recovering causal graph"),
     ],
 )
 def test_an_unnamed_title_is_what_the_paper_makes_not_a_fragment(text, title):

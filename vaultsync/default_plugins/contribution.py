@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import re
 
-from .contribution_patterns import _CONTRIBUTION
+from .contribution_patterns import (_CONTRIBUTION, _IMPROVED_BY, _IN_CONTEXT, _KIND_FOR, _NEGATED, _QUALIFIED,
+                                   _STEP, _applied_title, _head_for_doing, _through_lens)
 from .short_phrases import (_INNER_ARTICLE, _MODALS, _PREPOSITION, _core, _strip_modifier_end, short_phrase)
 from .topics import opening_topic
-from .verb_forms import _as_gerund, _gerund, _gerund_of_base, _third_person
+from .verb_forms import _PLURAL_RELATIVE, _as_gerund, _gerund, _gerund_of_base, _plural_as_gerund, _third_person
 from .titles import (_LEADING, _LOOSE_ENDS, _NOT_A_TITLE_START, _VERBS, _WORDS, NAME_CHARS, NAME_WORDS, _capitalise,
                      _cut_at_word, _sentence, _strip_loose_end, _technical, clean_phrase, gist_of)
 
@@ -50,8 +51,12 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
     if reads == "topic" and verb.startswith("extend"):  # `we extend X to dynamic settings` -> `X for ...`
         phrase = phrase.replace(" to ", " for ", 1)
     phrase = re.split(r",? in (?:a|such a) (?:way|manner)\b", phrase, maxsplit=1)[0]  # (how, not what)
+    context = _IN_CONTEXT.search(phrase)  # `foundations for this phenomenon in the context of Q-learners` -> `Q-learners`
+    phrase = context.group(1) if context else phrase
     if reads == "claim":
         return _claimed(phrase)
+    if reads == "applied":
+        return _applied_title(phrase)
     if reads == "how" and verb in _USE_VERBS:
         return ""
     if reads == "how":  # `we show how to design X` -> `Designing X`
@@ -86,10 +91,18 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
             verb = "" if study else _gerund_of_base(first) if generic.group(0).rstrip().endswith(("to", "can")) or first not in \
                 _NOT_ACTIONS and not first.endswith("s") else _gerund(first) if first.endswith("s") else first
             phrase = f"{verb} {rest_words[1] if len(rest_words) == 2 else ''}".lstrip()
+    qualified = _QUALIFIED.match(phrase)  # `robust learning under cost-sensitive scenarios` -> `cost-sensitive robust learning`
+    phrase = f"{qualified.group(2)} {qualified.group(1)}{phrase[qualified.end():]}" if qualified else phrase
+    means = _IMPROVED_BY.match(phrase)  # `enhancing X for Y by averaging Z` -> `averaging Z for X`: how it improves X says more
+    phrase = f"{means.group(2)} for {means.group(1)}" if means else phrase
     words = phrase.split()
     if not words or words[0].casefold() in _NOT_A_TITLE_START:
         return ""
     title = short_phrase(phrase)
+    kind = _KIND_FOR.search(_core(phrase)) if not title and reads == "object" else None
+    before = phrase[:kind.start()] if kind else ""
+    if kind and (re.search(r"\w- (?:and|or) ", before) or len(before.split()) >= 6) and not re.search(r"'s | of ", before):  # `a provably secure sample- and communication-efficient ... algorithm for solving X` -> `Algorithm for X`
+        title = short_phrase(f"{kind.group(1)} for {kind.group(2)}")
     head = re.search(r"(?:framework|method|approach|algorithm|technique|procedure|model|system|strategy|scheme|pipeline)s?",
                      generic.group(0)) if generic and phrase.split(" ", 1)[0].endswith("ing") else None
     if head and title and len(title.split()) <= 3:  # `Recovering underlying graph` alone reads as a fragment
@@ -101,7 +114,7 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
         if following and not _BOUNDARY.match(following[0]):
             return ""  # (a cut inside a noun phrase: `a framework for deep | networks`)
         title = _INNER_ARTICLE.sub(" ", cut)
-    elif title and len(title) < len(_core(phrase)) and not _PREPOSITION.search(title) and " of " not in title:
+    elif title and len(title) < len(_core(phrase)) and not _PREPOSITION.search(title) and " of " not in title and not qualified:
         title = _with_complement(phrase, title)  # `Sandbox suite` -> `Sandbox suite for data-model co-development`
     kept = [w.strip(",.;:").casefold() for w in title.split()]
     if _EMPTY_PURPOSE.search(title.casefold()):
@@ -111,7 +124,8 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
             or not (_technical(title.split()) or len(kept) >= 3 and sum(w not in _GENERIC_TITLE_WORDS for w in kept) >= 2):
         return ""
     head, _, last = title.rpartition(" and ")  # `adversarial bandits and bandits (with X)`: a conjunct cut from its modifier
-    return _capitalise(_plain_head(head if head and " " not in last and last in head.split() else title))
+    title = head if head and " " not in last and last in head.split() else title
+    return _capitalise(_plain_head(_head_for_doing(title)))
 
 
 _UNDERSTANDING = re.compile(r"^(?:[a-z]+ )?understanding of (?:the )?(?=\S+ \S)", re.IGNORECASE)
@@ -196,6 +210,7 @@ def _reshaped(phrase: str) -> str:
         phrase = _MODAL_RELATIVE.sub(lambda m: " " + " and ".join(_gerund_of_base(v) for v in m.groups() if v), phrase,
                                      count=1)
         phrase = _RELATIVE_VERB.sub(_as_gerund, phrase, count=1)
+        phrase = _PLURAL_RELATIVE.sub(_plural_as_gerund, phrase, count=1)  # `algorithms that control X`
     if "ed for " not in phrase and "ed to " not in phrase and "built " not in phrase:
         return phrase
     return _PURPOSE.sub(lambda m: " for" + (f" {_gerund_of_base(m.group(1))}" if m.group(1) else ""), phrase, count=1)
@@ -346,13 +361,18 @@ def contribution_title(text: str, low: str, bounds: list[tuple[int, int]]) -> tu
         if needs and not any(map(low.__contains__, needs)):
             continue  # (a few substring tests are cheaper than a scan that cannot match)
         for match in pattern.finditer(low):
+            if reads == "object" and " how to " in match.group(0) or _NEGATED.search(match.group(0)):
+                continue  # (`we show how to design X`: read as how; `we are unable to design X`: not made)
             if head_only and reads != "topic" and not (reads in ("action", "how") and _proved_result(head_only[0])):
                 break
-            _, end = _sentence(bounds, match.end() - 1)
+            start, end = _sentence(bounds, match.end() - 1)
+            if _STEP.match(low, start + 1, match.end()):
+                continue  # (`To derive the second bound, we study X`: a step towards the contribution, not it)
             phrase = clean_phrase(text[match.end() - 1:end], 400)
             verb = match.group(1) if pattern.groups else ""
             said = f"{_third_person(verb)} {phrase}" if verb else phrase
             title = _title_from(phrase, reads, verb) if reads != "extend" else _extended(text, bounds, phrase)
+            title = _through_lens(title, text[start:end]) if title and reads == "topic" and " lens" in low[start:end + 1] else title
             if title and _cut_from_complement(title, phrase):
                 vague, title = vague or (title, gist_of(f"{_third_person(verb)} {phrase}" if verb else phrase)), ""
                 continue

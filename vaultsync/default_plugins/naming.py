@@ -46,7 +46,8 @@ from .unnamed import unnamed_title
 _DASH = "\\-\u2010\u2011"
 _TOKEN = rf"[^\W_][\w{_DASH}+.]*[\w+]|[^\W_]"
 # Searched in " " + ASCII-lower-cased text: a literal first character keeps the regexes fast.
-_INTRO = re.compile(rf" (?:(?:we|paper|work|article|study|here) (?:[a-z]+ ){{0,2}}?|by )(?:{_VERBS}|describe) (?:here )?")
+_INTRO = re.compile(rf" (?:(?:we|paper|work|article|study|here) (?:[a-z]+ ){{0,2}}?|by |and (?:then |also |further )?(?=[a-z]+e |[a-z]+es ))"
+                    rf"(?:{_VERBS}|describe) (?:here )?")  # (`and introduce X`: the verb in the present, not `and proposed`)
 # (`which we call` and `we call` are two alternatives, not `(?:which )?we call`: an alternative
 # that opens with a literal is ruled out at a glance, one that opens with a group is entered at
 # every space, which made this scan twice as slow.)
@@ -81,6 +82,9 @@ _SPELLED_OUT = re.compile(r"^[A-Z]{2}$|^[A-Z]+[0-9]+$|^[A-Z]+2[A-Z]+$")  # (`T2L
 _ACRONYM_INSIDE = re.compile(r" \(([A-Z][A-Z0-9]{1,8})\)((?: [A-Z][a-z][\w-]*){1,2})(?=, (?:a|an|the) )")
 _TITLE_CASE_NAME = re.compile(r"[A-Z][\w-]*(?: [A-Z][\w-]*){1,2}(?=[,.;:)]| \(|$)")
 _KIND_AFTER = re.compile(r" [A-Z][A-Z0-9]*[A-Z]s?(?=[\s,.;:)]|$)")
+_HIGHLIGHTED = re.compile(r"\b([A-Z])([A-Z]+[a-z]{2,})\b")  # letters capitalised to spell the acronym
+_TO_EVALUATE = re.compile(r"to (?:evaluate|test|benchmark|assess|validate) [^,]{2,40}, ")
+_VERB_AFTER = re.compile(r" (?:[a-z]+ly )?[a-z]{3,}[^s\W]s (?:the |a |an |[a-z]+ )")  # `our algorithm, Long Form (LF) harnesses X`
 _VERSION = re.compile(r" v?\d+(?:\.\d+)*[a-z]?(?=[,:;.)( ]|$)")
 _BOLD = re.compile(r"\*\*([^*]{2,60})\*\*")
 _MORE_NAME_WORDS = re.compile(r"(?: (?:[A-Z][\w\-\u2010\u2011]*|\d+(?:\.\d+)?)){1,2}(?=[,:( ])")
@@ -108,6 +112,7 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
     pair = _LONG_THEN_ACRONYM.match(window) if "(" in window else None
     if pair and coined_strength(pair.group(2)) == 2:
         long = from_initial(long_form(pair.group(1)), pair.group(2))
+        long = _HIGHLIGHTED.sub(lambda m: m.group(1) + m.group(2).lower(), long)  # `<b>S</b>tatic-D<b>YN</b>amic`
         end = pos + pair.end()
         head = _HEAD_AFTER.match(text, end)
         if head:
@@ -116,7 +121,7 @@ def _after_intro(text: str, pos: int, rank: int) -> Iterator[_Candidate]:
         # kernel clustering (MKC)` introduces a definition, not MKC
         starts = long[:1].casefold() == pair.group(2)[:1].casefold() or long[:1].isupper() or not re.search(
             r" (?:of|for|in|on|with|to|by|from) ", long)
-        if starts and expands(long, pair.group(2)) and _follows_as_name(text, end, 2):
+        if starts and expands(long, pair.group(2)) and (_follows_as_name(text, end, 2) or rank == 1 and _VERB_AFTER.match(text, end)):
             yield _Candidate(rank, pos, pair.group(2), long, end)
             return
     offset = 4 if window.startswith("the ") else 1 if window.startswith("(") else 0
@@ -204,8 +209,10 @@ def _named_later(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator
 def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[_Candidate]:
     """Every name candidate in ``text``; ``low`` is `" " + text` lower-cased (ASCII only)."""
     for match in _INTRO.finditer(low):
-        yield from _after_intro(text, match.end() - 1, 0)
         start, end = _sentence(bounds, match.start())
+        # (`To evaluate X, we release Y`: Y serves the paper's main contribution X)
+        rank = 2 if _TO_EVALUATE.match(low, start + 1) else 1 if low.startswith(" and ", match.start()) else 0
+        yield from _after_intro(text, match.end() - 1, rank)
         # every appositive of the sentence: `two methods: (1) a ratio attack inspired by methods from
         # X, and (2) a novel approach, PRISM, which ...`
         for after in _HEAD_COMMA.finditer(text, match.end() - 1, end):  # `... $O(m)$ primal-dual algorithm, the *X* (XY) ...`
@@ -331,8 +338,10 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
     base = next((c for c in candidates if c.rank <= 1 and _extends(best.name, c.name)), None)
     best = base or best  # `GRADEO`, not its variant `GRADEO-Instruct`
     long = best.long or _long_form_hint(best.name, extraction)
-    spelled = bool(long and (_SPELLED_OUT.search(best.name) or best.long and _means_else(best.name, long))
-                   and len(long.split()) <= 4 and long[:1].isupper())
+    spelled_by = _spelled_prefix(best.name, long) if long and len(long.split()) > 4 else long
+    spelled = bool(spelled_by and (_SPELLED_OUT.search(best.name) or best.long and _means_else(best.name, spelled_by))
+                   and len(spelled_by.split()) <= 4 and long[:1].isupper())
+    long = spelled_by if spelled else long  # `Deliberate Practice for Synthetic Data Generation (DP)` -> `Deliberate Practice`
     if spelled:  # `Verification Learning (VL)`, `Audio Flamingo 2 (AF2)`: the name, and the acronym an alias
         best, long = best._replace(name=long), best.name
     extended = [c.name for c in candidates if c.rank <= 1 and best.name.casefold() in c.name.casefold()]
@@ -343,6 +352,13 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
         aliases=_aliases(best.name, long, extended, extraction),
         gist=gist,
     )
+
+
+def _spelled_prefix(acronym: str, long: str) -> str:
+    """The words of ``long`` whose initials spell ``acronym`` (`Deliberate Practice` of `Deliberate
+    Practice for Synthetic Data Generation (DP)`), or ``""``."""
+    words = long.split()[:len(acronym)]
+    return " ".join(words) if acronym.isupper() and "".join(w[:1] for w in words) == acronym else ""
 
 
 def _means_else(acronym: str, long: str) -> bool:

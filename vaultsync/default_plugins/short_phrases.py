@@ -37,6 +37,7 @@ def _strip_modifier_end(text: str) -> str:
     ``""`` for a cut inside a suspended hyphen (`sample- and communication-efficient | ...`)."""
     if "-" in text and _SUSPENDED.search(text):
         return ""
+    text = _PARTICIPLE_END.sub("", text)  # `LMs trained or fine-tuned | to compose X`: cut from its complement
     while True:
         text = _strip_loose_end(text)
         head, _, last = text.rpartition(" ")
@@ -85,6 +86,7 @@ def short_phrase(text: str, words: int = NAME_WORDS, chars: int = NAME_CHARS, tr
     return _INNER_ARTICLE.sub(" ", best) if best else ""
 
 
+_PARTICIPLE_END = re.compile(r"(?<=[A-Za-z]s)(?: (?:[a-z-]{3,}[^e\W]ed|[a-z-]+-tuned),? (?:or|and))? (?:[a-z-]{3,}[^e\W]ed|[a-z-]+-tuned)$")
 _SOFT_ADJECTIVE = re.compile(r"theoretical|unified|general|generic|novel|new|simple|principled|rigorous|comprehensive|"
                              r"systematic|flexible|practical|effective|efficient|formal|modular")
 

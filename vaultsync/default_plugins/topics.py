@@ -55,6 +55,10 @@ _GRADING = _WORDS["grading_starts"]
 _STATEMENTS = frozenset({"lemma", "lemmas", "theorem", "theorems", "corollary", "conjecture", "proposition"})
 
 
+# `cooperative Pavlov (win-stay, lose-shift) policy`: the phrase modifies the noun after its aside
+_HEAD_AFTER_ASIDE = re.compile(r" \([^()]{1,60}\) (?!(?:and|or|to|in|of|for|with|on|by|is|are|was|were|that|which)\b)[a-z]{3,}\b")
+
+
 def _keyphrase_title(text: str, extraction: Extraction) -> str:
     """The strongest keyphrase of two words or more that names a thing of the field
     (`Pre-memorization train accuracy`), written whole in the text, not ending in a participle
@@ -71,7 +75,7 @@ def _keyphrase_title(text: str, extraction: Extraction) -> str:
                 or last in _STATEMENTS:  # `Arbitrary Bregman divergences`: a phrase in passing; `X Lemma`: a step of a proof
             continue
         written = re.search(rf"(?<![\w-]){re.escape(surface.casefold())}(?![\w-])( (?:the|a|an|its|their|this|these|that|to)\b)?", low)
-        if written and not written.group(1):
+        if written and not written.group(1) and not _HEAD_AFTER_ASIDE.match(low, written.end()):
             return _capitalise(surface)
     return ""
 

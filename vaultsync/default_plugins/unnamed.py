@@ -7,12 +7,14 @@ from __future__ import annotations
 import re
 
 from ..records import Extraction
-from .contribution import contribution_title
+from .called_terms import called_term
+from .contribution import _names_a_concept, contribution_title
 from .long_forms import expands, from_initial, long_form
 from .titles import NAME_CHARS, NAME_WORDS, _capitalise
 from .topics import topic_title
 
 
+_CALL_WORDS = (" call", "called", "termed", "dub", "we name", "named", "coined")
 _ACRONYM = re.compile(r"\b[A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9]*\b")
 
 
@@ -21,6 +23,9 @@ def unnamed_title(text: str, low: str, bounds: list[tuple[int, int]], extraction
     spelled out as the abstract defines them where that fits (`Generalization of BwK` ->
     `Generalization of bandits with knapsacks`), else from its topics (``topics.py``)."""
     title, gist = contribution_title(text, low, bounds)
+    term = called_term(text, bounds) if any(map(low.__contains__, _CALL_WORDS)) else ""
+    if term and not _names_a_concept(term):  # (a concept's name is the concept's note)
+        return _position_on(term, low), gist or title
     if not title:
         return _position_on(topic_title(text, bounds, extraction), low), gist
     for acronym in dict.fromkeys(_ACRONYM.findall(title)) if "(" in text else ():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from .titles import _WORDS
+
 
 def _gerund(verb: str) -> str:
     """``exploits`` -> ``exploiting``, ``uses`` -> ``using``, ``maps`` -> ``mapping``."""
@@ -18,7 +20,7 @@ def _gerund_of_base(stem: str) -> str:
         return stem[:-1] + "ing"
     if stem.endswith("e") and not stem.endswith(("ee", "ye", "oe")):
         return stem[:-1] + "ing"
-    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem):
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem) or stem.endswith(("trol", "mit", "fer")) and not stem.endswith(("ffer", "limit")):
         return stem + stem[-1] + "ing"
     return stem + "ing"
 
@@ -38,3 +40,16 @@ def _third_person(verb: str) -> str:
     if verb.endswith(("ss", "sh", "ch", "x", "z")):
         return verb + "es"
     return verb + "s"
+
+
+_PLURAL_RELATIVE = re.compile(r"\b(algorithms|methods|approaches|techniques|procedures|schemes|strategies|frameworks|estimators)"
+                              r",? (?:that|which) (?:[a-z]{3,}ly )?([a-z]{3,}[^s\W])\b(?: and ([a-z]{3,}[^s\W])\b)?")
+_NOT_BASE_VERBS = frozenset("are were have had did not need cannot can could may might will would shall should must".split())
+
+
+def _plural_as_gerund(match: re.Match) -> str:
+    """`methods that learn X` -> `methods learning X` (never `that are`, `that can`, `that improved`)."""
+    verbs = [verb for verb in match.groups()[1:] if verb]
+    if any(verb in _NOT_BASE_VERBS | _WORDS["not_actions"] or verb.endswith(("ed", "ly")) for verb in verbs):
+        return match.group(0)
+    return f"{match.group(1)} " + " and ".join(_gerund_of_base(verb) for verb in verbs)
