@@ -98,3 +98,17 @@ def test_the_second_part_of_a_hyphenated_compound_is_not_the_concept(tmp_path, m
     assert found("It matches semi-structured pruning and rectified-flow-based models.") == set()
     assert found("We study structured pruning of flow-based models.") == {"Structured Pruning", "Normalizing Flows"}
     assert found("Image-to-flow-based models are pruned.") == {"Normalizing Flows"}  # (`X-to-Y`: a kind of Y)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("A module generates pseudo-labels for the samples of the current phase.", "Pseudo-Labeling"),
+    ("We propose a deep graph clustering method for attribute-missing graphs.", "Graph Clustering"),
+    ("We study community detection in social networks by maximising modularity.", "Community Detection"),
+])
+def test_a_looser_name_is_its_own_concept_not_a_narrower_ones(tmp_path, monkeypatch, text, name):
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path))
+    wanted = {"Pseudo-Labeling", "Self-Training", "Graph Clustering", "Community Detection"}
+    entries = [e for e in parse_vocabulary((DATA / "vocabulary.txt").read_text("utf-8"), "vocabulary.txt")
+               if e.name in wanted]
+    vocabulary = Vocabulary(entries, merge=False)
+    assert {m.entry.name for m in in_sense(vocabulary.match(text), text)} == {name}
