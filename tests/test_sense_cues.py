@@ -16,7 +16,7 @@ NAMES = ("Algorithmic Fairness", "Learnability", "Oracle Complexity", "Plug-and-
          "Graph Classification", "Graph Matching", "Empirical Risk Minimization", "LLM Agents",
          "Training Instability", "Visual Tokenization for MLLMs", "Reward Shaping",
          "Knowledge Conflicts", "Bayesian Networks", "Dynamic Graph Learning", "Latent Variable Models",
-         "Conditional Independence", "Sentence Embeddings")
+         "Conditional Independence", "Sentence Embeddings", "Patch Embedding")
 
 
 @pytest.fixture
@@ -56,6 +56,7 @@ def sensed(tmp_path, monkeypatch):
     "An ancestral graph describes causal relations among observed variables in the presence of latent variables.",
     "We introduce a conditionally independent point-wise training objective for the flow model.",
     "We train a sparse autoencoder on text embeddings of headlines.",
+    "A language model reads aggregated patch embeddings of continuous speech frames.",
 ])
 def test_a_generic_spelling_without_the_entrys_sense_is_not_the_entry(sensed, text):
     assert sensed(text) == set()
@@ -84,6 +85,7 @@ def test_a_generic_spelling_without_the_entrys_sense_is_not_the_entry(sensed, te
     ("We introduce a latent variable model for feature acquisition.", "Latent Variable Models"),
     ("The variables are conditionally independent given their parents in the causal graph.",
      "Conditional Independence"),
+    ("The encoder splits each image into patch embeddings.", "Patch Embedding"),
 ])
 def test_the_entry_links_where_its_sense_shows(sensed, text, name):
     assert sensed(text) == {name}
