@@ -112,3 +112,11 @@ def test_alternatives_to_a_method_are_set_against_it():
     assert linked(text, vocab("Self-Attention", "self-attention")) == set()
     text = "We present a faster self-attention layer for long sequences."
     assert linked(text, vocab("Self-Attention", "self-attention")) == {"Self-Attention"}
+
+
+def test_what_is_already_well_understood_is_prior_knowledge():
+    text = ("The stability of diffusion samplers is well understood, mainly through tools from "
+            "optimal transport. Their privacy is not.")
+    assert linked(text, vocab("Optimal Transport", "optimal transport")) == set()
+    text = "The stability of samplers is not well understood; we study it with optimal transport."
+    assert linked(text, vocab("Optimal Transport", "optimal transport")) == {"Optimal Transport"}
