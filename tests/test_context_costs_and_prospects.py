@@ -94,3 +94,29 @@ def test_what_falls_short_in_a_contrast_is_a_baseline():
     assert linked(text, vocab("Mamba", "Mamba")) == set()
     text = "We scale Mamba to long contexts, while keeping its linear cost."
     assert linked(text, vocab("Mamba", "Mamba")) == {"Mamba"}
+
+
+def test_what_a_method_spares_its_user_is_set_aside():
+    text = "Our method removes the need for a separate reward model, learning directly from preferences."
+    assert linked(text, vocab("Reward Modeling", "reward model")) == set()
+    text = "With our sampler there is no need for knowledge distillation at test time."
+    assert linked(text, vocab("Knowledge Distillation", "knowledge distillation")) == set()
+    text = "The scheme obviates reinforcement learning from human feedback altogether."
+    assert linked(text, vocab("RLHF", "reinforcement learning from human feedback")) == set()
+    text = "We reduce the need for labeled data by training a reward model on preferences."
+    assert linked(text, vocab("Reward Modeling", "reward model")) == {"Reward Modeling"}
+
+
+def test_alternatives_to_a_method_are_set_against_it():
+    text = "We present state space layers as alternatives to self-attention for long sequences."
+    assert linked(text, vocab("Self-Attention", "self-attention")) == set()
+    text = "We present a faster self-attention layer for long sequences."
+    assert linked(text, vocab("Self-Attention", "self-attention")) == {"Self-Attention"}
+
+
+def test_what_is_already_well_understood_is_prior_knowledge():
+    text = ("The stability of diffusion samplers is well understood, mainly through tools from "
+            "optimal transport. Their privacy is not.")
+    assert linked(text, vocab("Optimal Transport", "optimal transport")) == set()
+    text = "The stability of samplers is not well understood; we study it with optimal transport."
+    assert linked(text, vocab("Optimal Transport", "optimal transport")) == {"Optimal Transport"}

@@ -104,6 +104,8 @@ def test_a_calibration_metric_is_a_metric():
     from vaultsync.word_lists import DATA
     entries = {e.name: e for e in parse_vocabulary((DATA / "vocabulary.txt").read_text("utf-8"), "vocabulary.txt")}
     assert "Evaluation Metrics" in entries["Expected Calibration Error"].broader  # (named once: what a rate is in)
+    # `detects the dependencies with high statistical power`: what a test is measured in
+    assert "Evaluation Metrics" in entries["Statistical Power"].broader
 
 
 def test_where_a_family_of_models_has_shown_potential_is_an_example():

@@ -14,7 +14,9 @@ NAMES = ("Algorithmic Fairness", "Learnability", "Oracle Complexity", "Plug-and-
          "Non-Asymptotic Analysis", "Linguistic Probing", "Prompt Engineering",
          "Affordance Learning", "Disentangled Representation Learning", "Fine-Grained Visual Recognition",
          "Graph Classification", "Graph Matching", "Empirical Risk Minimization", "LLM Agents",
-         "Training Instability", "Visual Tokenization for MLLMs", "Reward Shaping")
+         "Training Instability", "Visual Tokenization for MLLMs", "Reward Shaping",
+         "Knowledge Conflicts", "Bayesian Networks", "Dynamic Graph Learning", "Latent Variable Models",
+         "Conditional Independence", "Sentence Embeddings", "Patch Embedding")
 
 
 @pytest.fixture
@@ -45,6 +47,16 @@ def sensed(tmp_path, monkeypatch):
     "A resampling strategy enhances training stability.",
     "We compress visual tokens within each clip.",
     "Reward design in reinforcement learning is challenging.",
+    # a name in another field's sense: conflicts between task vectors, networks of infinite width,
+    # graphs that change in a causal model, latent variables of a causal graph, an objective's
+    # property, embeddings of any text
+    "Summing task vectors in model merging suffers from knowledge conflicts between tasks.",
+    "We study the infinite-width limit of feature-learning Bayesian networks and their kernels.",
+    "Our causal discovery method models dynamic graphs as a superposition of static ones.",
+    "An ancestral graph describes causal relations among observed variables in the presence of latent variables.",
+    "We introduce a conditionally independent point-wise training objective for the flow model.",
+    "We train a sparse autoencoder on text embeddings of headlines.",
+    "A language model reads aggregated patch embeddings of continuous speech frames.",
 ])
 def test_a_generic_spelling_without_the_entrys_sense_is_not_the_entry(sensed, text):
     assert sensed(text) == set()
@@ -64,6 +76,16 @@ def test_a_generic_spelling_without_the_entrys_sense_is_not_the_entry(sensed, te
     ("We predict the affordances of objects a robot can grasp.", "Affordance Learning"),
     ("A VAE whose latent disentanglement separates the factors of variation.", "Disentangled Representation Learning"),
     ("Fine-grained classification of bird species in images.", "Fine-Grained Visual Recognition"),
+    ("Retrieved passages contradict parametric memory: we resolve knowledge conflicts in LLMs.",
+     "Knowledge Conflicts"),
+    ("We learn the structure of Bayesian networks from observational data.", "Bayesian Networks"),
+    ("A graph neural network predicts links on dynamic graphs from edge streams.", "Dynamic Graph Learning"),
+    ("We maximise the evidence lower bound over latent variables with an amortised posterior.",
+     "Latent Variable Models"),
+    ("We introduce a latent variable model for feature acquisition.", "Latent Variable Models"),
+    ("The variables are conditionally independent given their parents in the causal graph.",
+     "Conditional Independence"),
+    ("The encoder splits each image into patch embeddings.", "Patch Embedding"),
 ])
 def test_the_entry_links_where_its_sense_shows(sensed, text, name):
     assert sensed(text) == {name}
@@ -78,3 +100,17 @@ def test_the_second_part_of_a_hyphenated_compound_is_not_the_concept(tmp_path, m
     assert found("It matches semi-structured pruning and rectified-flow-based models.") == set()
     assert found("We study structured pruning of flow-based models.") == {"Structured Pruning", "Normalizing Flows"}
     assert found("Image-to-flow-based models are pruned.") == {"Normalizing Flows"}  # (`X-to-Y`: a kind of Y)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("A module generates pseudo-labels for the samples of the current phase.", "Pseudo-Labeling"),
+    ("We propose a deep graph clustering method for attribute-missing graphs.", "Graph Clustering"),
+    ("We study community detection in social networks by maximising modularity.", "Community Detection"),
+])
+def test_a_looser_name_is_its_own_concept_not_a_narrower_ones(tmp_path, monkeypatch, text, name):
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path))
+    wanted = {"Pseudo-Labeling", "Self-Training", "Graph Clustering", "Community Detection"}
+    entries = [e for e in parse_vocabulary((DATA / "vocabulary.txt").read_text("utf-8"), "vocabulary.txt")
+               if e.name in wanted]
+    vocabulary = Vocabulary(entries, merge=False)
+    assert {m.entry.name for m in in_sense(vocabulary.match(text), text)} == {name}

@@ -427,7 +427,7 @@ def _shipped_senses(text: str) -> set[str]:
     ("Synthetic data from language models can replace scarce human annotations.", "Synthetic Data"),
     ("Sequential Monte Carlo tracks the latent state of a state-space model from noisy observations.",
      "Particle Filters"),
-    ("A teacher assigns pseudo-labels to unlabeled images for the student.", "Self-Training"),
+    ("A teacher assigns pseudo-labels to unlabeled images for the student.", "Pseudo-Labeling"),
     ("The agent answers questions by querying a knowledge base of entity triples.", "Knowledge Bases"),
 ])
 def test_a_shipped_ambiguous_name_links_where_its_sense_shows(text, name):

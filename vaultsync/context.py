@@ -48,9 +48,10 @@ _NEGATION_CUES: dict[str, tuple[str, ...] | None] = {
     "comparing": ("to", "with", "against"),
     "bypass": None, "bypasses": None, "bypassing": None,  # (not `circumvent`: circumventing a curse is the topic)
     "comparison": ("to", "with", "against"), "motivated": ("by",), "relative": ("to",), "free": ("of",),
-    "alternative": ("to",), "short": ("of",), "lag": ("behind",), "lags": ("behind",), "lagging": ("behind",),
+    "alternative": ("to",), "alternatives": ("to",), "short": ("of",), "lag": ("behind",), "lags": ("behind",), "lagging": ("behind",),
     "underperform": None, "underperforms": None, "underperforming": None, "replace": None, "replaces": None, "replacing": None,
     "eliminate": None, "eliminates": None, "eliminating": None,
+    "obviate": None, "obviates": None, "obviating": None,
     "not": None, "doesn't": None, "don't": None, "isn't": None, "aren't": None, "can't": None, "cannot": None,
     "absence": ("of",), "lack": ("of",), "lacking": None, "lacks": None,
     # prior work the paper sets itself against: `existing methods such as LoRA`
@@ -105,7 +106,7 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 # are never looked at one by one.
 _CUE_STARTS = tuple(cue.replace("_", " ") for cue in (
     "without unlike beyond neither nor_ avoid instead rather opposed inspir motivated contrast contrary compar relative "
-    "free alternative bypass better worse faster competitive comparable superior inferior short lag underperform replac eliminat not_ n't cannot outperform surpass beat evaluat experiment test validat "
+    "free alternative bypass better worse faster competitive comparable superior inferior short lag underperform replac eliminat obviat not_ n't cannot outperform surpass beat evaluat experiment test validat "
     "benchmark result dataset environments demonstrat performance accuracy improve gains achieves reduction speedup non absence lack existing previous prior traditional "
     "conventional such e.g including example instance like ranging "
     "applic promis potential progress interest success breakthrough simulation computations empirical "

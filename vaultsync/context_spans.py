@@ -108,6 +108,29 @@ _ALSO_COMPARED = re.compile(r",? as well as ")
 _BURDEN = re.compile(r"\b(?:requir(?:e|es|ed|ing)|necessitat(?:e|es|ed|ing)|demand(?:s|ing)?|the need for)"
                      r" (?:a |an )?(?:extensive|considerable|costly|expensive|careful|manual|significant|separate"
                      r"|heavy|substantial|laborious|additional|cumbersome|lengthy) (?:and [a-z-]+ )?")
+# - what a method spares its user (`removes the need for a reward model`, `no need for retraining`,
+#   `lifting the requirement of paired data`): the paper works without it.
+_NO_NEED = re.compile(r"\b(?:(?:remov|reduc|lessen|alleviat|circumvent|lift|sidestep|eas)[a-z]* (?:the |any )?"
+                      r"|no (?:longer )?)(?:need|necessity|requirement) (?:for|of) (?:a |an |the )?")
+_NOUN_PHRASE_END = re.compile(r"[.,;:()]| (?:by|through|via|while|and|with|in|on|to|at|from|which|that|as)\b")
+
+
+def _to_full_stop(low: str, start: int) -> int:
+    end = re.compile(r"[.;!?](?:\s|$)").search(low, start)
+    return end.start() if end else len(low)
+
+
+def _noun_phrase(low: str, start: int) -> tuple[int, int]:
+    """The span of the noun phrase at ``start``: up to a preposition or clause boundary, five words at most."""
+    stop = _NOUN_PHRASE_END.search(low, start, start + 60)
+    end = stop.start() if stop else min(len(low), start + 60)
+    words = low[start:end].split(" ")
+    return start, start + len(" ".join(words[:5]))
+# - what is already well understood, and through what (`The expressive power of MPNNs is well understood,
+#   primarily through techniques from graph isomorphism testing.`, `... are well understood for ReLU
+#   networks`): prior knowledge, to the sentence's end (not `not well understood`, `less well studied`).
+_WELL_KNOWN = re.compile(r"(?<!not )(?<!less )(?<!poorly )\b(?:(?:reasonably|fairly|now|already|relatively) )?well"
+                         r" (?:understood|studied|established|characteri[sz]ed)\b")
 # - who studies a thing and what worries it raises (`studied in the statistical physics
 #   communities`, `posing privacy and copyright concerns`, `overcoming gradient estimation challenges`):
 #   the setting of the paper, named as an example of where it matters.
@@ -160,4 +183,7 @@ def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)] if "same " in low else []
     negated += [(m.end(), m.end()) for m in _BURDEN.finditer(low)] if "requir" in low or "nece" in low \
         or "demand" in low or "need for" in low else []
+    negated += [(m.end(), _to_full_stop(low, m.end())) for m in _WELL_KNOWN.finditer(low)] if "well " in low else []
+    negated += [_noun_phrase(low, m.end()) for m in _NO_NEED.finditer(low)] if " need" in low or "requirement" in low \
+        or "necessity" in low else []
     return negated, evaluation

@@ -105,12 +105,19 @@ def _inside_a_longer_name(match: _Match, text: str) -> bool:
 
 def _in_another_sense(match: _Match, text: str) -> bool:
     """Is the match part of a phrase in which its name means something else (the entry's
-    ``others``: `calibration` in a conformal `calibration set`)?"""
+    ``others``: `calibration` in a conformal `calibration set`), or in an abstract holding a phrase
+    of ``others`` with no word of the entry's names, which marks another field's sense of the name
+    (`Knowledge Conflicts ! task vector`: conflicts between task vectors in model merging)?"""
     others = getattr(match.entry, "others", ())  # (written with spaces: `long-term` reads `long term`)
     start, end = getattr(match, "start", None), getattr(match, "end", None)
     if not others or start is None or end is None:
         return False
+    own = {w for name in match.entry.names for w in _SPLIT.split(name.casefold()) if w}
     for phrase in others:
+        if not own & set(phrase.split()):  # no word of a name: the abstract is in another field
+            if re.search(rf"\b{re.escape(phrase)}", text.casefold().replace("-", " ")):
+                return True
+            continue
         near = text[max(0, start - len(phrase)):end + len(phrase)].casefold().replace("-", " ")
         offset = max(0, start - len(phrase))
         at = near.find(phrase)
