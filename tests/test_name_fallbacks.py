@@ -1,0 +1,32 @@
+"""Titles of abstracts that name nothing and state no contribution a title can be read from."""
+
+from vaultsync.default_plugins.naming import paper_name
+from vaultsync.default_plugins.topics import _field_title
+from vaultsync.records import ConceptMention, Extraction
+
+
+def test_a_position_papers_clean_claim_after_a_colon_is_its_title():
+    text = ("Benchmarks shape what the community builds. In this position paper, we argue for a sober perspective: "
+            "Leaderboards for code generation should report their variance across seeds. We survey recent practice.")
+    assert paper_name(text).title == ("Position: Leaderboards for code generation should report their variance "
+                                      "across seeds")
+
+
+def test_a_position_papers_claim_that_opens_with_a_pronoun_or_holds_an_aside_is_no_title():
+    for claim in ("it is the data, not the model, that matters for robotics",
+                  "while scaling helps (on average), evaluation lags behind"):
+        text = f"Robots learn slowly. In this position paper, we argue that {claim}. We give three examples."
+        assert not paper_name(text).title.startswith("Position:")
+
+
+def test_a_field_with_its_complement_titles_an_abstract_nothing_else_titles():
+    text = ("Some students try harder when tested. We ask whether this lowers the sample complexity of teaching, "
+            "or raises it.")
+    mention = ConceptMention(name="Sample Complexity", kind="vocabulary", score=1.0, surfaces=("sample complexity",))
+    assert _field_title(text, Extraction(concepts=(mention,))) == "Sample complexity of teaching"
+
+
+def test_a_field_whose_complement_points_back_is_no_title():
+    text = "Agents improve. We bound the sample complexity of this setting."
+    mention = ConceptMention(name="Sample Complexity", kind="vocabulary", score=1.0, surfaces=("sample complexity",))
+    assert _field_title(text, Extraction(concepts=(mention,))) == ""
