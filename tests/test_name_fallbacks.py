@@ -30,3 +30,20 @@ def test_a_field_whose_complement_points_back_is_no_title():
     text = "Agents improve. We bound the sample complexity of this setting."
     mention = ConceptMention(name="Sample Complexity", kind="vocabulary", score=1.0, surfaces=("sample complexity",))
     assert _field_title(text, Extraction(concepts=(mention,))) == ""
+
+
+def test_what_cited_work_found_is_never_the_title():
+    from vaultsync.default_plugins.topics import topic_title
+
+    text = ("Graph transformers are popular. Okafor et al. (2023) showed that attention heads store positional "
+            "encodings for message passing. Why this happens is unclear.")
+    mentions = (ConceptMention(name="positional encodings", kind="phrase", score=3.0, surfaces=("positional encodings",)),
+                ConceptMention(name="message passing", kind="phrase", score=3.0, surfaces=("message passing",)))
+    assert "positional encodings" not in topic_title(text, [], Extraction(concepts=mentions)).casefold()
+
+
+def test_a_sentence_of_the_papers_own_that_cites_still_titles_it():
+    from vaultsync.default_plugins.topics import _CITING
+
+    text = "Finally, we prove a lower bound on message passing, improving on Okafor et al. (2023)."
+    assert _CITING.sub("", text) == text

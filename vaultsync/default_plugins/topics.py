@@ -180,6 +180,7 @@ def topic_title(text: str, bounds: list[tuple[int, int]], extraction: Extraction
     the abstract's opening words (`Detecting out-of-distribution examples is ...`); never empty."""
     opening = re.findall(r"\w+", text[:200].casefold())[:4]
     settled = ""
+    text = _CITING.sub(lambda cited: " " * len(cited.group(0)), text) if "et al" in text else text
     for title in (rule() for rule in (lambda: _open_question(text), lambda: _joined_concepts_title(text, extraction),
                                       lambda: _keyphrase_title(text, extraction),
                                       lambda: _concept_title(extraction), lambda: opening_topic(text, bounds))):
@@ -211,6 +212,11 @@ def _field_title(text: str, extraction: Extraction) -> str:
             if complement and complement.group(0).rsplit(" ", 1)[-1] not in _LOOSE:
                 return _capitalise(re.sub(r" (?:the|a|an) ", " ", text[at.start():complement.end()]))
     return ""
+
+
+# a sentence whose subject is cited work (`Merullo et al. (2024) showed that X`): X is what they found, not
+# this paper's topic (a sentence of this paper's that cites, `improving on Koren et al.`, stays)
+_CITING = re.compile(r"(?:^|(?<=\. ))(?:[A-Z][\w'-]+ )?[A-Z][\w'-]+ et al\.(?: \(?\[?\d{4}[a-z]?\]?\)?)?,? [a-z][^.]*\.")
 
 
 _GAP = re.compile(r"(?:^|\. )(?:However|Yet|But),? ((?:the )?[\w'’ -]{5,70}?)(?: ?(?:---|--|—|–)[^.]{0,120}?(?:---|--|—|–) ?| )(?:remains?|is|are) (?:still |largely |relatively |far |much )?"
