@@ -47,3 +47,22 @@ def test_a_sentence_of_the_papers_own_that_cites_still_titles_it():
 
     text = "Finally, we prove a lower bound on message passing, improving on Okafor et al. (2023)."
     assert _CITING.sub("", text) == text
+
+
+def test_a_paper_calling_its_contribution_by_a_concepts_name_is_named_by_its_instantiations():
+    text = ("Attention is slow on long inputs. We present a framework for building memory layers that learn while "
+            "reading. Our layers are called Test-Time Training (TTT) layers. We test two instantiations: TTT-Linear "
+            "and TTT-MLP. Both TTT-Linear and TTT-MLP keep improving with context.")
+    mention = ConceptMention(name="Test-Time Training", kind="vocabulary", surfaces=("Test-Time Training",),
+                             aliases=("TTT",), canonical=True)
+    named = paper_name(text, Extraction(concepts=(mention,)))
+    assert named.name == "TTT-Linear and TTT-MLP"
+    assert named.title.startswith("TTT-Linear and TTT-MLP — ")
+
+
+def test_a_concepts_name_with_no_instantiations_written_twice_leaves_the_paper_unnamed():
+    text = ("Attention is slow on long inputs. Our layers are called Test-Time Training (TTT) layers. We compare with "
+            "TTT-Old once.")
+    mention = ConceptMention(name="Test-Time Training", kind="vocabulary", surfaces=("Test-Time Training",),
+                             aliases=("TTT",), canonical=True)
+    assert paper_name(text, Extraction(concepts=(mention,))).name is None

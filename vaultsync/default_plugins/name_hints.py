@@ -122,3 +122,17 @@ def _known_spellings(extraction: Extraction) -> frozenset[str]:
 def _known_concept(name: str, known: frozenset[str]) -> bool:
     """Is ``name`` a concept the vocabulary knows (`MCTS`, `GNN`): prior work, not the paper's own?"""
     return _fold(name.rstrip("s")) in known
+
+
+def _instances_of_called(text: str, called: _Candidate) -> Iterator[_Candidate]:
+    """The paper's own names that extend a name it calls its contribution but the vocabulary knows
+    (`our layers are called Test-Time Training (TTT) layers` ... `two instantiations: TTT-Linear and
+    TTT-MLP`): the paper is told by its instantiations, the shared name being the concept's note.
+    One candidate, one or two names written at least twice each, joined by `and`."""
+    short = re.match(r" ?\(([A-Z][A-Za-z0-9]{1,8})\)", text[called.end:])
+    stem = short.group(1) if short else called.name
+    found = [m for m in re.finditer(rf"(?<![\w-]){re.escape(stem)}-[A-Za-z0-9]+(?![\w-])", text)]
+    names = [n for n in dict.fromkeys(m.group(0) for m in found) if sum(m.group(0) == n for m in found) >= 2]
+    if 1 <= len(names) <= 2:
+        first = next(m for m in found if m.group(0) == names[0])
+        yield _Candidate(called.rank, first.start(), " and ".join(names), None, first.end())
