@@ -66,3 +66,15 @@ def test_a_concepts_name_with_no_instantiations_written_twice_leaves_the_paper_u
     mention = ConceptMention(name="Test-Time Training", kind="vocabulary", surfaces=("Test-Time Training",),
                              aliases=("TTT",), canonical=True)
     assert paper_name(text, Extraction(concepts=(mention,))).name is None
+
+
+def test_a_coined_name_the_authors_give_after_or_names_the_paper():
+    text = ("Agents forget what worked. Our method keeps a small library of solved subgoals, or SkillCards, for "
+            "each task. Each SkillCard is shown to the planner at test time.")
+    assert paper_name(text).name == "SkillCard"
+
+
+def test_a_name_after_or_in_someone_elses_sentence_is_not_the_papers():
+    text = ("Prior planners keep solved subgoals, or SkillCards, for each task. We study why planners forget "
+            "solved subgoals under distribution shift.")
+    assert paper_name(text).name is None

@@ -136,3 +136,22 @@ def _instances_of_called(text: str, called: _Candidate) -> Iterator[_Candidate]:
     if 1 <= len(names) <= 2:
         first = next(m for m in found if m.group(0) == names[0])
         yield _Candidate(called.rank, first.start(), " and ".join(names), None, first.end())
+
+
+# `an approach that selects golden example pairs, or AuPairs, of ...`: a coined name (mixed case) the
+# authors give the thing they describe, in a sentence of theirs
+_OR_COINED = re.compile(r", or ([A-Z][a-z]+[A-Z][A-Za-z0-9]*?)(s?)(?=[,)])")
+
+
+def _or_coined(text: str, low: str) -> Iterator[_Candidate]:
+    """The coined name after `, or` in the authors' own sentence, singular where the text also writes
+    it so (`AuPairs` ... `Each such AuPair`)."""
+    for match in _OR_COINED.finditer(text) if ", or " in text else ():
+        start = text.rfind(". ", 0, match.start()) + 1
+        if not re.search(r"\b(?:we|our)\b", low[start:match.start() + 1]):
+            continue
+        name = match.group(1)
+        plural = name + match.group(2)
+        name = name if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) else plural
+        if coined_strength(name) == 2:
+            yield _Candidate(2, match.start(1), name, None, match.end())
