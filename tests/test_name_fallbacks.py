@@ -78,3 +78,9 @@ def test_a_name_after_or_in_someone_elses_sentence_is_not_the_papers():
     text = ("Prior planners keep solved subgoals, or SkillCards, for each task. We study why planners forget "
             "solved subgoals under distribution shift.")
     assert paper_name(text).name is None
+
+
+def test_a_paradigm_the_authors_introduce_outranks_the_method_that_achieves_it():
+    text = ("Robots rarely share what they learn. This paper introduces a new paradigm of Collective Skill Pooling "
+            "(CSP). We then propose GRASPNET, which achieves CSP through message exchange between robots.")
+    assert paper_name(text).name in ("CSP", "Collective Skill Pooling")

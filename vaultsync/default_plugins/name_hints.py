@@ -155,3 +155,18 @@ def _or_coined(text: str, low: str) -> Iterator[_Candidate]:
         name = name if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) else plural
         if coined_strength(name) == 2:
             yield _Candidate(2, match.start(1), name, None, match.end())
+
+
+# `this paper introduces a practical paradigm of Socialized Coevolution (SC)`: the paradigm the authors
+# introduce is theirs (a method that then achieves it serves it)
+_PARADIGM_OF = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work)) (?:introduces?|proposes?|presents?) (?:a|an|the) "
+                          r"(?:[a-z-]+ ){0,2}?(?:paradigm|notion|concept) of ((?:[A-Z][\w-]* ){0,4}[A-Z][\w-]*) "
+                          r"\(([A-Z][A-Za-z0-9]{1,8})\)")
+
+
+def _paradigm_of(text: str) -> Iterator[_Candidate]:
+    from .long_forms import expands
+
+    for match in _PARADIGM_OF.finditer(text) if "(" in text else ():
+        if expands(match.group(1), match.group(2)):
+            yield _Candidate(0, match.start(2), match.group(2), match.group(1), match.end())

@@ -38,7 +38,8 @@ from ..hookspecs import hookimpl
 from ..records import Abstract, Extraction, PaperName
 from .gists import name_title, paper_gist
 from .name_hints import (_Candidate, _hint_candidates, _instances_of_called, _known_concept, _known_spellings,
-                         _long_form_hint, _named_by_repository, _or_coined, coined_strength)
+                         _long_form_hint, _named_by_repository, _or_coined, _paradigm_of,
+                         coined_strength)
 from .long_forms import expands, from_initial, long_form
 from .titles import _ASCII_LOWER, _VERBS, _WORDS, _sentence, plain_text, sentence_bounds
 from .unnamed import unnamed_title
@@ -263,6 +264,7 @@ def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[
         if token and coined_strength(token.group(1).rstrip(".")) == 2 and not _MODIFIES.match(text, token.end()):
             yield _Candidate(2, match.start(), token.group(1).rstrip("."), None, token.end())  # (not `the proposed MAG listing method`)
     yield from _or_coined(text, low)
+    yield from _paradigm_of(text)
     if "**" in text:
         for match in _BOLD.finditer(text):
             name = match.group(1).strip()
