@@ -84,3 +84,15 @@ def test_a_paradigm_the_authors_introduce_outranks_the_method_that_achieves_it()
     text = ("Robots rarely share what they learn. This paper introduces a new paradigm of Collective Skill Pooling "
             "(CSP). We then propose GRASPNET, which achieves CSP through message exchange between robots.")
     assert paper_name(text).name in ("CSP", "Collective Skill Pooling")
+
+
+def test_a_repository_named_by_a_coined_word_names_the_paper_before_its_methods_acronym():
+    text = ("Emotions change over time. We propose a Temporal Affect Graph Learning (TAGL) framework for decoding "
+            "them. Code is at https://github.com/someone/MoodShift.")
+    assert paper_name(text).name == "MoodShift"
+
+
+def test_a_repository_named_in_capitals_does_not_outrank_the_papers_acronym():
+    text = ("Emotions change over time. We propose a Temporal Affect Graph Learning (TAGL) framework for decoding "
+            "them. Code is at https://github.com/someone/AFFECTLAB.")
+    assert paper_name(text).name == "TAGL"

@@ -66,9 +66,11 @@ def _named_by_repository(text: str, candidates: list[_Candidate]) -> list[_Candi
     matched = [c._replace(rank=-2) for c in candidates if _fold(c.name) in names]
     if matched:
         return matched + candidates
-    if candidates:
-        return candidates
     name = next(iter(names.values()))
+    if candidates and not (re.fullmatch(r"[A-Z][a-z]+[A-Z][a-z]+[A-Za-z0-9]*", name) and len(names) == 1):
+        return candidates
+    if candidates:  # `EmoGrowth` in `github.com/user/EmoGrowth`: a coined word name the abstract never says
+        return [_Candidate(-1, len(text), name, None, len(text)), *candidates]
     start = max(_find_token(text, name), 0)
     return [_Candidate(3, start, name, None, start + len(name))]
 
