@@ -96,3 +96,9 @@ def test_a_repository_named_in_capitals_does_not_outrank_the_papers_acronym():
     text = ("Emotions change over time. We propose a Temporal Affect Graph Learning (TAGL) framework for decoding "
             "them. Code is at https://github.com/someone/AFFECTLAB.")
     assert paper_name(text).name == "TAGL"
+
+
+def test_a_method_that_does_x_through_y_is_titled_by_y():
+    text = ("Forecasts drift. In this work, we propose a method that produces calibrated forecasts through the "
+            "adaptive reweighting of past residuals. It is cheap.")
+    assert paper_name(text).title == "Adaptive reweighting of past residuals"

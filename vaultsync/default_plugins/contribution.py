@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .contribution_patterns import (_CONTRIBUTION, _IMPROVED_BY, _IN_CONTEXT, _KIND_FOR, _NEGATED, _QUALIFIED,
+from .contribution_patterns import (_CONTRIBUTION, _by_means, _IN_CONTEXT, _KIND_FOR, _NEGATED, _QUALIFIED,
                                    _STEP, _applied_title, _head_for_doing, _through_lens)
 from .short_phrases import (_INNER_ARTICLE, _MODALS, _PREPOSITION, _core, _strip_modifier_end, short_phrase)
 from .topics import opening_topic
@@ -93,8 +93,7 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
             phrase = f"{verb} {rest_words[1] if len(rest_words) == 2 else ''}".lstrip()
     qualified = _QUALIFIED.match(phrase)  # `robust learning under cost-sensitive scenarios` -> `cost-sensitive robust learning`
     phrase = f"{qualified.group(2)} {qualified.group(1)}{phrase[qualified.end():]}" if qualified else phrase
-    means = _IMPROVED_BY.match(phrase)  # `enhancing X for Y by averaging Z` -> `averaging Z for X`: how it improves X says more
-    phrase = f"{means.group(2)} for {means.group(1)}" if means else phrase
+    phrase = _by_means(phrase)  # `enhancing X by averaging Z` -> `averaging Z for X`; `performing X through Y` -> `Y`
     words = phrase.split()
     if not words or words[0].casefold() in _NOT_A_TITLE_START:
         return ""

@@ -60,6 +60,22 @@ _STEP = re.compile(r"to (?:derive|prove|obtain|compute|illustrate|gain insight i
                    r"[^;]*? we first (?:consider|assume|review|recall|revisit|fix)\b")
 _IMPROVED_BY = re.compile(r"(?:improving|enhancing|boosting|strengthening|augmenting) (?:the )?((?:[\w-]+ ){0,3}?[\w-]+)"
                           r"(?: (?:for|in|on) [^,;]{3,60}?)? by (?:[a-z]+ly )?([a-z]{3,}ing [^,;]{5,})")
+# a light verb and what it yields, then how (`performing interpretable predictions through the sparsification of
+# images`): how is what the paper contributes
+_THROUGH = re.compile(r"(?:performing|making|producing|achieving|obtaining|yielding|delivering) [^,;]{3,60}? "
+                      r"(?:through|via|by means of) (?:the |an? )?([a-z][^,;]{5,})")
+
+
+def _by_means(phrase: str) -> str:
+    """How a method does what it does, where that says more than what it does (see ``_IMPROVED_BY``
+    and ``_THROUGH``), else ``phrase``."""
+    means = _IMPROVED_BY.match(phrase)
+    if means:
+        return f"{means.group(2)} for {means.group(1)}"
+    through = _THROUGH.match(phrase)
+    return through.group(1) if through and not through.group(1).startswith(("which", "that", "its", "their")) else phrase
+
+
 # a setting named by a compound adjective, which sets the paper apart from the field it names
 _QUALIFIED = re.compile(r"((?:[\w-]+ ){1,6}?)under (?:the |a )?([a-z]+-[a-z]+) (?:scenarios?|settings?|regimes?|conditions?|environments?)\b")
 # the kind of thing made and what it is for, when its premodifiers make no title
