@@ -102,3 +102,9 @@ def test_a_method_that_does_x_through_y_is_titled_by_y():
     text = ("Forecasts drift. In this work, we propose a method that produces calibrated forecasts through the "
             "adaptive reweighting of past residuals. It is cheap.")
     assert paper_name(text).title == "Adaptive reweighting of past residuals"
+
+
+def test_what_a_framework_is_based_on_is_an_aside_not_its_title():
+    text = ("Pruned models leak data. In this work, we propose a framework, based on the spectrum of the Fisher "
+            "matrix, to audit membership leakage in pruned networks. We test it widely.")
+    assert paper_name(text).title == "Auditing membership leakage in pruned networks"

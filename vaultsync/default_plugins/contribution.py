@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from .contribution_patterns import (_CONTRIBUTION, _by_means, _IN_CONTEXT, _KIND_FOR, _NEGATED, _QUALIFIED,
-                                   _STEP, _applied_title, _head_for_doing, _through_lens)
+                                   _ASIDE, _STEP, _applied_title, _head_for_doing, _through_lens)
 from .short_phrases import (_INNER_ARTICLE, _MODALS, _PREPOSITION, _core, _strip_modifier_end, short_phrase)
 from .topics import opening_topic
 from .verb_forms import _PLURAL_RELATIVE, _as_gerund, _gerund, _gerund_of_base, _plural_as_gerund, _third_person
@@ -50,7 +50,7 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
         return _tool_for(used[1]) if len(used) == 2 else ""  # `we propose using X to Y`: never `Using X`
     if reads == "topic" and verb.startswith("extend"):  # `we extend X to dynamic settings` -> `X for ...`
         phrase = phrase.replace(" to ", " for ", 1)
-    phrase = re.split(r",? in (?:a|such a) (?:way|manner)\b", phrase, maxsplit=1)[0]  # (how, not what)
+    phrase = _ASIDE.sub(r"\1 ", re.split(r",? in (?:a|such a) (?:way|manner)\b", phrase, maxsplit=1)[0])  # (how, not what)
     context = _IN_CONTEXT.search(phrase)  # `foundations for this phenomenon in the context of Q-learners` -> `Q-learners`
     phrase = context.group(1) if context else phrase
     if reads == "claim":

@@ -60,6 +60,12 @@ _STEP = re.compile(r"to (?:derive|prove|obtain|compute|illustrate|gain insight i
                    r"[^;]*? we first (?:consider|assume|review|recall|revisit|fix)\b")
 _IMPROVED_BY = re.compile(r"(?:improving|enhancing|boosting|strengthening|augmenting) (?:the )?((?:[\w-]+ ){0,3}?[\w-]+)"
                           r"(?: (?:for|in|on) [^,;]{3,60}?)? by (?:[a-z]+ly )?([a-z]{3,}ing [^,;]{5,})")
+# what a made thing rests on, set off by commas after its head (`a framework, based on the condition number of a
+# Hessian, to analyze X`): the head and what it is for make the title
+_ASIDE = re.compile(r"^((?:a|an) (?:[\w-]+ ){0,2}?[a-z]+), (?:based on|built on|grounded in|rooted in|inspired by) "
+                    r"[^,;]{3,80}, (?=(?:to|for|that|which) )")
+
+
 # a light verb and what it yields, then how (`performing interpretable predictions through the sparsification of
 # images`): how is what the paper contributes
 _THROUGH = re.compile(r"(?:performing|making|producing|achieving|obtaining|yielding|delivering) [^,;]{3,60}? "
