@@ -108,3 +108,10 @@ def test_what_a_framework_is_based_on_is_an_aside_not_its_title():
     text = ("Pruned models leak data. In this work, we propose a framework, based on the spectrum of the Fisher "
             "matrix, to audit membership leakage in pruned networks. We test it widely.")
     assert paper_name(text).title == "Auditing membership leakage in pruned networks"
+
+
+def test_a_tool_used_to_do_something_keeps_the_verb_not_its_adverb_nor_the_word_concept():
+    from vaultsync.default_plugins.contribution import _tool_for
+
+    assert _tool_for("the concept of mixture density networks to jointly predict the demand of shops") \
+        == "Mixture density networks for predicting demand of shops"

@@ -260,8 +260,8 @@ _USE_VERBS = frozenset({"use", "apply", "leverage", "employ", "exploit", "utiliz
 def _tool_for(phrase: str) -> str:
     """`graph neural networks to investigate X` (after `we use`) -> `Graph neural networks for
     investigating X`, or ``""`` when that does not fit a title (a tool alone names nothing)."""
-    tool, _, rest = phrase.partition(" to ")
-    verb, _, rest = rest.partition(" ")
+    tool, _, rest = re.sub(r"^(?:the )?(?:concept|idea|notion) of ", "", phrase).partition(" to ")
+    verb, _, rest = re.sub(r"^[a-z]{4,}ly ", "", rest).partition(" ")  # (`to collaboratively learn X`: how, not what)
     tool = re.split(r" (?:in|of|on|from|with|across) ", tool, maxsplit=1)[0] if len(tool.split()) > 3 else tool
     if verb in _NOT_ACTIONS | _MODALS | _NOT_A_TITLE_START or verb in ("the", "a", "an") or not verb.isalpha() \
             or "," in tool or len(tool.split()) > 6:
