@@ -115,3 +115,10 @@ def test_a_tool_used_to_do_something_keeps_the_verb_not_its_adverb_nor_the_word_
 
     assert _tool_for("the concept of mixture density networks to jointly predict the demand of shops") \
         == "Mixture density networks for predicting demand of shops"
+
+
+def test_a_method_head_joined_with_for_is_cut_at_a_preposition_rather_than_left_a_fragment():
+    from vaultsync.default_plugins.contribution_patterns import _head_for_doing
+
+    assert _head_for_doing("Iterative scheme refining noisy label sets until convergence of agreement") \
+        == "Iterative scheme for refining noisy label sets"

@@ -678,9 +678,9 @@ def test_a_generic_method_that_leverages_a_tool_to_do_something_is_titled_by_the
 
 @pytest.mark.parametrize(
     ("sentence", "title"),
-    [  # a relative clause with an adverb still reads as what the thing does; `until` is a place to stop
+    [  # a relative clause with an adverb still reads as what the thing does; `until` is a place to stop (a method head joins what it does with `for`)
         ("We advocate a self-refining scheme that iteratively refines a draft plan until a fixed point is reached.",
-         "Self-refining scheme refining draft plan until fixed point"),
+         "Self-refining scheme for refining draft plan"),
         # `the strengths of` says nothing a title needs
         ("We propose a new algorithm that combines the strengths of greedy and first-order packing methods.",
          "Algorithm combining greedy and first-order packing methods"),

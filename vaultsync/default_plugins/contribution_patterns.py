@@ -104,7 +104,10 @@ def _head_for_doing(title: str) -> str:
     if not match or doing in _WORDS["nominal_ing"] or doing in _MADE_OF:
         return title
     joined = f"{match.group(1)} for {match.group(2)} {title[match.end():]}"
-    return joined if len(joined) <= NAME_CHARS and len(joined.split()) <= NAME_WORDS else title
+    if len(joined) > NAME_CHARS or len(joined.split()) > NAME_WORDS:  # `... draft plan | until equilibrium`
+        cut = short_phrase(joined)
+        joined = cut if re.match(r" (?:until|within|with|in|on|under|across|via|from|at|over) ", joined[len(cut):]) else ""
+    return joined if " for " in joined and len(joined.split()) >= len(match.group(1).split()) + 3 else title
 # an object that points back, then the setting it is studied in: the setting names the paper
 _IN_CONTEXT = re.compile(r"^[^,;]{0,60}?\b(?:this|these|such) [^,;]{0,40}? in the (?:context|setting) of (?:the )?([^,;]{8,})")
 # what the authors say they could not do names nothing they made
