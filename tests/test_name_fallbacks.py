@@ -122,3 +122,17 @@ def test_a_method_head_joined_with_for_is_cut_at_a_preposition_rather_than_left_
 
     assert _head_for_doing("Iterative scheme refining noisy label sets until convergence of agreement") \
         == "Iterative scheme for refining noisy label sets"
+
+
+def test_a_two_word_head_keeps_its_complements_head_noun_rather_than_lose_it():
+    from vaultsync.default_plugins.short_phrases import short_phrase
+
+    assert short_phrase("spectral interpretation for fully convolutional image super resolution networks") \
+        == "spectral interpretation for image super resolution networks"
+
+
+def test_a_complement_is_never_shortened_past_a_verb():
+    from vaultsync.default_plugins.short_phrases import short_phrase
+
+    title = short_phrase("doubly-robust estimator for evaluating the worst-case long-run average reward of policies")
+    assert title == "doubly-robust estimator"

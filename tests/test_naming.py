@@ -373,9 +373,10 @@ def test_a_fallback_title_is_never_the_abstracts_opening_words():
         # a noun in -ing is no place to cut (`agnostic | boosting`), a participle with its object is
         ("We design a computationally efficient agnostic boosting algorithm that matches the sample complexity "
          "of empirical risk minimization.", "Computationally efficient agnostic boosting algorithm"),
-        # a title cut right after a premodifier loses it (`for deep | learning ...`, `with probabilistic | reasoning`)
+        # a title cut right after a premodifier loses it (`for deep | learning ...`, `with probabilistic | reasoning`);
+        # a two-word head keeps its complement's head noun and nearest modifiers instead
         ("We propose a nonparametric interpretation for deep learning compatible modern Hopfield models and use it "
-         "widely.", "Nonparametric interpretation"),
+         "widely.", "Nonparametric interpretation for modern Hopfield models"),
         ("We propose a simple method to augment existing OOD detectors with probabilistic reasoning, utilizing "
          "Markov logic networks.", "Augmenting existing OOD detectors"),
     ],
