@@ -136,3 +136,9 @@ def test_a_complement_is_never_shortened_past_a_verb():
 
     title = short_phrase("doubly-robust estimator for evaluating the worst-case long-run average reward of policies")
     assert title == "doubly-robust estimator"
+
+
+def test_a_claim_whose_subject_is_generic_is_titled_by_what_it_is_shown_to_achieve():
+    text = ("We show that shallow transformers can achieve logarithmic sample complexity for parsing regular "
+            "languages of bounded depth. Experiments agree.")
+    assert paper_name(text).title == "Logarithmic sample complexity"

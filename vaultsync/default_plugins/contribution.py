@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from .contribution_patterns import (_CONTRIBUTION, _by_means, _IN_CONTEXT, _KIND_FOR, _NEGATED, _QUALIFIED,
-                                   _ASIDE, _STEP, _applied_title, _head_for_doing, _through_lens)
+                                   _ASIDE, _STEP, _achieved, _applied_title, _head_for_doing, _through_lens)
 from .short_phrases import (_INNER_ARTICLE, _MODALS, _PREPOSITION, _core, _strip_modifier_end, short_phrase)
 from .topics import opening_topic
 from .verb_forms import _PLURAL_RELATIVE, _as_gerund, _gerund, _gerund_of_base, _plural_as_gerund, _third_person
@@ -230,7 +230,7 @@ def _claimed(phrase: str) -> str:
     base = (verb.group(1) or verb.group(2)) if verb else ""
     if not verb or verb.start() == 0 or "," in phrase[:verb.start()] or base in ("has", "does", "was", "is", "be", "not") \
             or base in _NOT_ACTIONS:
-        return ""
+        return _achieved(base, phrase[verb.end():]) if verb and verb.start() and "," not in phrase[:verb.start()] else ""
     subject = phrase[:verb.start()]
     if subject.split(" ", 1)[0] in ("any", "every", "all", "each", "no", "some", "most", "many", "this", "it"):
         return ""  # (a claim about any policy is a property, not a thing the paper makes)
@@ -240,7 +240,7 @@ def _claimed(phrase: str) -> str:
         return _title_from(subject, "object", "")
     doing = f"{subject} {_gerund_of_base(base)}{phrase[verb.end():]}"
     title = _title_from(doing, "object", "", at_word=True) if len(subject.split()) <= 4 else ""
-    return title if _gerund_of_base(base) in title.casefold().split() else ""  # (never the subject alone)
+    return title if _gerund_of_base(base) in title.casefold().split() else _achieved(base, phrase[verb.end():])
 
 
 def _vague(words: list[str]) -> bool:

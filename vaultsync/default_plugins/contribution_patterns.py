@@ -66,6 +66,16 @@ _ASIDE = re.compile(r"^((?:a|an) (?:[\w-]+ ){0,2}?[a-z]+), (?:based on|built on|
                     r"[^,;]{3,80}, (?=(?:to|for|that|which) )")
 
 
+def _achieved(base: str, rest: str) -> str:
+    """What a claim's subject is shown to achieve (`deep networks can achieve | dimension-independent
+    rates of convergence for ...`), where the subject doing it makes no title (never the subject
+    alone: `Deep neural networks`), else ``""``."""
+    if base not in ("achieve", "attain", "obtain", "enjoy", "reach"):
+        return ""
+    title = short_phrase(re.sub(r"^ (?:the |an? )?", "", rest))
+    return _capitalise(title) if len(title.split()) >= 3 and not title.split()[0].casefold() in _WORDS["refers_back"] else ""
+
+
 # a light verb and what it yields, then how (`performing interpretable predictions through the sparsification of
 # images`): how is what the paper contributes
 _THROUGH = re.compile(r"(?:performing|making|producing|achieving|obtaining|yielding|delivering) [^,;]{3,60}? "
