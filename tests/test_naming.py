@@ -373,9 +373,10 @@ def test_a_fallback_title_is_never_the_abstracts_opening_words():
         # a noun in -ing is no place to cut (`agnostic | boosting`), a participle with its object is
         ("We design a computationally efficient agnostic boosting algorithm that matches the sample complexity "
          "of empirical risk minimization.", "Computationally efficient agnostic boosting algorithm"),
-        # a title cut right after a premodifier loses it (`for deep | learning ...`, `with probabilistic | reasoning`)
+        # a title cut right after a premodifier loses it (`for deep | learning ...`, `with probabilistic | reasoning`);
+        # a two-word head keeps its complement's head noun and nearest modifiers instead
         ("We propose a nonparametric interpretation for deep learning compatible modern Hopfield models and use it "
-         "widely.", "Nonparametric interpretation"),
+         "widely.", "Nonparametric interpretation for modern Hopfield models"),
         ("We propose a simple method to augment existing OOD detectors with probabilistic reasoning, utilizing "
          "Markov logic networks.", "Augmenting existing OOD detectors"),
     ],
@@ -678,9 +679,9 @@ def test_a_generic_method_that_leverages_a_tool_to_do_something_is_titled_by_the
 
 @pytest.mark.parametrize(
     ("sentence", "title"),
-    [  # a relative clause with an adverb still reads as what the thing does; `until` is a place to stop
+    [  # a relative clause with an adverb still reads as what the thing does; `until` is a place to stop (a method head joins what it does with `for`)
         ("We advocate a self-refining scheme that iteratively refines a draft plan until a fixed point is reached.",
-         "Self-refining scheme refining draft plan until fixed point"),
+         "Self-refining scheme for refining draft plan"),
         # `the strengths of` says nothing a title needs
         ("We propose a new algorithm that combines the strengths of greedy and first-order packing methods.",
          "Algorithm combining greedy and first-order packing methods"),

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from .contribution_patterns import (_CONTRIBUTION, _IMPROVED_BY, _IN_CONTEXT, _KIND_FOR, _NEGATED, _QUALIFIED,
-                                   _STEP, _applied_title, _head_for_doing, _through_lens)
+from .contribution_patterns import (_CONTRIBUTION, _by_means, _IN_CONTEXT, _KIND_FOR, _NEGATED, _QUALIFIED,
+                                   _ASIDE, _STEP, _achieved, _applied_title, _head_for_doing, _through_lens)
 from .short_phrases import (_INNER_ARTICLE, _MODALS, _PREPOSITION, _core, _strip_modifier_end, short_phrase)
 from .topics import opening_topic
 from .verb_forms import _PLURAL_RELATIVE, _as_gerund, _gerund, _gerund_of_base, _plural_as_gerund, _third_person
@@ -50,7 +50,7 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
         return _tool_for(used[1]) if len(used) == 2 else ""  # `we propose using X to Y`: never `Using X`
     if reads == "topic" and verb.startswith("extend"):  # `we extend X to dynamic settings` -> `X for ...`
         phrase = phrase.replace(" to ", " for ", 1)
-    phrase = re.split(r",? in (?:a|such a) (?:way|manner)\b", phrase, maxsplit=1)[0]  # (how, not what)
+    phrase = _ASIDE.sub(r"\1 ", re.split(r",? in (?:a|such a) (?:way|manner)\b", phrase, maxsplit=1)[0])  # (how, not what)
     context = _IN_CONTEXT.search(phrase)  # `foundations for this phenomenon in the context of Q-learners` -> `Q-learners`
     phrase = context.group(1) if context else phrase
     if reads == "claim":
@@ -93,8 +93,7 @@ def _title_from(phrase: str, reads: str, verb: str, at_word: bool = False) -> st
             phrase = f"{verb} {rest_words[1] if len(rest_words) == 2 else ''}".lstrip()
     qualified = _QUALIFIED.match(phrase)  # `robust learning under cost-sensitive scenarios` -> `cost-sensitive robust learning`
     phrase = f"{qualified.group(2)} {qualified.group(1)}{phrase[qualified.end():]}" if qualified else phrase
-    means = _IMPROVED_BY.match(phrase)  # `enhancing X for Y by averaging Z` -> `averaging Z for X`: how it improves X says more
-    phrase = f"{means.group(2)} for {means.group(1)}" if means else phrase
+    phrase = _by_means(phrase)  # `enhancing X by averaging Z` -> `averaging Z for X`; `performing X through Y` -> `Y`
     words = phrase.split()
     if not words or words[0].casefold() in _NOT_A_TITLE_START:
         return ""
@@ -231,7 +230,7 @@ def _claimed(phrase: str) -> str:
     base = (verb.group(1) or verb.group(2)) if verb else ""
     if not verb or verb.start() == 0 or "," in phrase[:verb.start()] or base in ("has", "does", "was", "is", "be", "not") \
             or base in _NOT_ACTIONS:
-        return ""
+        return _achieved(base, phrase[verb.end():]) if verb and verb.start() and "," not in phrase[:verb.start()] else ""
     subject = phrase[:verb.start()]
     if subject.split(" ", 1)[0] in ("any", "every", "all", "each", "no", "some", "most", "many", "this", "it"):
         return ""  # (a claim about any policy is a property, not a thing the paper makes)
@@ -241,7 +240,7 @@ def _claimed(phrase: str) -> str:
         return _title_from(subject, "object", "")
     doing = f"{subject} {_gerund_of_base(base)}{phrase[verb.end():]}"
     title = _title_from(doing, "object", "", at_word=True) if len(subject.split()) <= 4 else ""
-    return title if _gerund_of_base(base) in title.casefold().split() else ""  # (never the subject alone)
+    return title if _gerund_of_base(base) in title.casefold().split() else _achieved(base, phrase[verb.end():])
 
 
 def _vague(words: list[str]) -> bool:
@@ -261,8 +260,8 @@ _USE_VERBS = frozenset({"use", "apply", "leverage", "employ", "exploit", "utiliz
 def _tool_for(phrase: str) -> str:
     """`graph neural networks to investigate X` (after `we use`) -> `Graph neural networks for
     investigating X`, or ``""`` when that does not fit a title (a tool alone names nothing)."""
-    tool, _, rest = phrase.partition(" to ")
-    verb, _, rest = rest.partition(" ")
+    tool, _, rest = re.sub(r"^(?:the )?(?:concept|idea|notion) of ", "", phrase).partition(" to ")
+    verb, _, rest = re.sub(r"^[a-z]{4,}ly ", "", rest).partition(" ")  # (`to collaboratively learn X`: how, not what)
     tool = re.split(r" (?:in|of|on|from|with|across) ", tool, maxsplit=1)[0] if len(tool.split()) > 3 else tool
     if verb in _NOT_ACTIONS | _MODALS | _NOT_A_TITLE_START or verb in ("the", "a", "an") or not verb.isalpha() \
             or "," in tool or len(tool.split()) > 6:

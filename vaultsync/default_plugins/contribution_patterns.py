@@ -60,6 +60,38 @@ _STEP = re.compile(r"to (?:derive|prove|obtain|compute|illustrate|gain insight i
                    r"[^;]*? we first (?:consider|assume|review|recall|revisit|fix)\b")
 _IMPROVED_BY = re.compile(r"(?:improving|enhancing|boosting|strengthening|augmenting) (?:the )?((?:[\w-]+ ){0,3}?[\w-]+)"
                           r"(?: (?:for|in|on) [^,;]{3,60}?)? by (?:[a-z]+ly )?([a-z]{3,}ing [^,;]{5,})")
+# what a made thing rests on, set off by commas after its head (`a framework, based on the condition number of a
+# Hessian, to analyze X`): the head and what it is for make the title
+_ASIDE = re.compile(r"^((?:a|an) (?:[\w-]+ ){0,2}?[a-z]+), (?:based on|built on|grounded in|rooted in|inspired by) "
+                    r"[^,;]{3,80}, (?=(?:to|for|that|which) )")
+
+
+def _achieved(base: str, rest: str) -> str:
+    """What a claim's subject is shown to achieve (`deep networks can achieve | dimension-independent
+    rates of convergence for ...`), where the subject doing it makes no title (never the subject
+    alone: `Deep neural networks`), else ``""``."""
+    if base not in ("achieve", "attain", "obtain", "enjoy", "reach"):
+        return ""
+    title = short_phrase(re.sub(r"^ (?:the |an? )?", "", rest))
+    return _capitalise(title) if len(title.split()) >= 3 and not title.split()[0].casefold() in _WORDS["refers_back"] else ""
+
+
+# a light verb and what it yields, then how (`performing interpretable predictions through the sparsification of
+# images`): how is what the paper contributes
+_THROUGH = re.compile(r"(?:performing|making|producing|achieving|obtaining|yielding|delivering) [^,;]{3,60}? "
+                      r"(?:through|via|by means of) (?:the |an? )?([a-z][^,;]{5,})")
+
+
+def _by_means(phrase: str) -> str:
+    """How a method does what it does, where that says more than what it does (see ``_IMPROVED_BY``
+    and ``_THROUGH``), else ``phrase``."""
+    means = _IMPROVED_BY.match(phrase)
+    if means:
+        return f"{means.group(2)} for {means.group(1)}"
+    through = _THROUGH.match(phrase)
+    return through.group(1) if through and not through.group(1).startswith(("which", "that", "its", "their")) else phrase
+
+
 # a setting named by a compound adjective, which sets the paper apart from the field it names
 _QUALIFIED = re.compile(r"((?:[\w-]+ ){1,6}?)under (?:the |a )?([a-z]+-[a-z]+) (?:scenarios?|settings?|regimes?|conditions?|environments?)\b")
 # the kind of thing made and what it is for, when its premodifiers make no title
@@ -82,7 +114,10 @@ def _head_for_doing(title: str) -> str:
     if not match or doing in _WORDS["nominal_ing"] or doing in _MADE_OF:
         return title
     joined = f"{match.group(1)} for {match.group(2)} {title[match.end():]}"
-    return joined if len(joined) <= NAME_CHARS and len(joined.split()) <= NAME_WORDS else title
+    if len(joined) > NAME_CHARS or len(joined.split()) > NAME_WORDS:  # `... draft plan | until equilibrium`
+        cut = short_phrase(joined)
+        joined = cut if re.match(r" (?:until|within|with|in|on|under|across|via|from|at|over) ", joined[len(cut):]) else ""
+    return joined if " for " in joined and len(joined.split()) >= len(match.group(1).split()) + 3 else title
 # an object that points back, then the setting it is studied in: the setting names the paper
 _IN_CONTEXT = re.compile(r"^[^,;]{0,60}?\b(?:this|these|such) [^,;]{0,40}? in the (?:context|setting) of (?:the )?([^,;]{8,})")
 # what the authors say they could not do names nothing they made

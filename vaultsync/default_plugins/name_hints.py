@@ -66,9 +66,11 @@ def _named_by_repository(text: str, candidates: list[_Candidate]) -> list[_Candi
     matched = [c._replace(rank=-2) for c in candidates if _fold(c.name) in names]
     if matched:
         return matched + candidates
-    if candidates:
-        return candidates
     name = next(iter(names.values()))
+    if candidates and not (re.fullmatch(r"[A-Z][a-z]+[A-Z][a-z]+[A-Za-z0-9]*", name) and len(names) == 1):
+        return candidates
+    if candidates:  # `EmoGrowth` in `github.com/user/EmoGrowth`: a coined word name the abstract never says
+        return [_Candidate(-1, len(text), name, None, len(text)), *candidates]
     start = max(_find_token(text, name), 0)
     return [_Candidate(3, start, name, None, start + len(name))]
 
@@ -122,3 +124,51 @@ def _known_spellings(extraction: Extraction) -> frozenset[str]:
 def _known_concept(name: str, known: frozenset[str]) -> bool:
     """Is ``name`` a concept the vocabulary knows (`MCTS`, `GNN`): prior work, not the paper's own?"""
     return _fold(name.rstrip("s")) in known
+
+
+def _instances_of_called(text: str, called: _Candidate) -> Iterator[_Candidate]:
+    """The paper's own names that extend a name it calls its contribution but the vocabulary knows
+    (`our layers are called Test-Time Training (TTT) layers` ... `two instantiations: TTT-Linear and
+    TTT-MLP`): the paper is told by its instantiations, the shared name being the concept's note.
+    One candidate, one or two names written at least twice each, joined by `and`."""
+    short = re.match(r" ?\(([A-Z][A-Za-z0-9]{1,8})\)", text[called.end:])
+    stem = short.group(1) if short else called.name
+    found = [m for m in re.finditer(rf"(?<![\w-]){re.escape(stem)}-[A-Za-z0-9]+(?![\w-])", text)]
+    names = [n for n in dict.fromkeys(m.group(0) for m in found) if sum(m.group(0) == n for m in found) >= 2]
+    if 1 <= len(names) <= 2:
+        first = next(m for m in found if m.group(0) == names[0])
+        yield _Candidate(called.rank, first.start(), " and ".join(names), None, first.end())
+
+
+# `an approach that selects golden example pairs, or AuPairs, of ...`: a coined name (mixed case) the
+# authors give the thing they describe, in a sentence of theirs
+_OR_COINED = re.compile(r", or ([A-Z][a-z]+[A-Z][A-Za-z0-9]*?)(s?)(?=[,)])")
+
+
+def _or_coined(text: str, low: str) -> Iterator[_Candidate]:
+    """The coined name after `, or` in the authors' own sentence, singular where the text also writes
+    it so (`AuPairs` ... `Each such AuPair`)."""
+    for match in _OR_COINED.finditer(text) if ", or " in text else ():
+        start = text.rfind(". ", 0, match.start()) + 1
+        if not re.search(r"\b(?:we|our)\b", low[start:match.start() + 1]):
+            continue
+        name = match.group(1)
+        plural = name + match.group(2)
+        name = name if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) else plural
+        if coined_strength(name) == 2:
+            yield _Candidate(2, match.start(1), name, None, match.end())
+
+
+# `this paper introduces a practical paradigm of Socialized Coevolution (SC)`: the paradigm the authors
+# introduce is theirs (a method that then achieves it serves it)
+_PARADIGM_OF = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work)) (?:introduces?|proposes?|presents?) (?:a|an|the) "
+                          r"(?:[a-z-]+ ){0,2}?(?:paradigm|notion|concept) of ((?:[A-Z][\w-]* ){0,4}[A-Z][\w-]*) "
+                          r"\(([A-Z][A-Za-z0-9]{1,8})\)")
+
+
+def _paradigm_of(text: str) -> Iterator[_Candidate]:
+    from .long_forms import expands
+
+    for match in _PARADIGM_OF.finditer(text) if "(" in text else ():
+        if expands(match.group(1), match.group(2)):
+            yield _Candidate(0, match.start(2), match.group(2), match.group(1), match.end())

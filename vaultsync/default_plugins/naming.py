@@ -37,8 +37,9 @@ from typing import Iterator
 from ..hookspecs import hookimpl
 from ..records import Abstract, Extraction, PaperName
 from .gists import name_title, paper_gist
-from .name_hints import (_Candidate, _hint_candidates, _known_concept, _known_spellings, _long_form_hint,
-                         _named_by_repository, coined_strength)
+from .name_hints import (_Candidate, _hint_candidates, _instances_of_called, _known_concept, _known_spellings,
+                         _long_form_hint, _named_by_repository, _or_coined, _paradigm_of,
+                         coined_strength)
 from .long_forms import expands, from_initial, long_form
 from .titles import _ASCII_LOWER, _VERBS, _WORDS, _sentence, plain_text, sentence_bounds
 from .unnamed import unnamed_title
@@ -262,6 +263,8 @@ def _candidates(text: str, low: str, bounds: list[tuple[int, int]]) -> Iterator[
         token = _TOKEN_AT.match(text, match.end() - 1)
         if token and coined_strength(token.group(1).rstrip(".")) == 2 and not _MODIFIES.match(text, token.end()):
             yield _Candidate(2, match.start(), token.group(1).rstrip("."), None, token.end())  # (not `the proposed MAG listing method`)
+    yield from _or_coined(text, low)
+    yield from _paradigm_of(text)
     if "**" in text:
         for match in _BOLD.finditer(text):
             name = match.group(1).strip()
@@ -327,10 +330,12 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
     # a name the vocabulary knows is prior work, unless the abstract spells it out otherwise
     # (`Audio Flamingo 2 (AF2)` is not AlphaFold2)
     if candidates:
-        known = _known_spellings(extraction)
+        known, found = _known_spellings(extraction), candidates
         candidates = [c for c in candidates if (not _known_concept(c.name, known)
                       or (c.long and not _known_concept(c.long, known))) and not _class_of_things(c, low, bounds)
                       and not _cited(plain, c)]
+        called = [c for c in found if c.rank == 0 and _known_concept(c.name, known)][:1]
+        candidates = candidates or [i for c in called for i in _instances_of_called(plain, c)]
     if not candidates:
         title, gist = unnamed_title(plain, low, bounds, extraction)
         return PaperName(title=title, name=None, aliases=_aliases("", None, [], extraction), gist=gist)
@@ -346,6 +351,8 @@ def paper_name(text: str, extraction: Extraction | None = None) -> PaperName:
         best, long = best._replace(name=long), best.name
     extended = [c.name for c in candidates if c.rank <= 1 and best.name.casefold() in c.name.casefold()]
     gist = paper_gist(plain, low, bounds, best.name, (best.start, best.end), best.before, None if spelled else long)
+    if not gist and " and " in best.name and best not in found:  # instantiations: what the paper says it builds
+        gist = unnamed_title(plain, low, bounds, extraction)[1]
     return PaperName(
         title=name_title(best.name, None if spelled else long, gist),
         name=best.name,

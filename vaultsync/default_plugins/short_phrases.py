@@ -74,6 +74,7 @@ def short_phrase(text: str, words: int = NAME_WORDS, chars: int = NAME_CHARS, tr
             break
         if len(head.split()) - articles >= 2 and not head.count('"') % 2:
             best = head
+    best = _with_short_complement(text, best, words, chars) if len(best.split()) == 2 else best
     if not best:  # `sublinear-time deterministic sparse Fourier transform | algorithm for ...`: the thing, without its kind
         first = _PREPOSITION.search(text)
         kind = _TRAILING_KIND.search(text, 0, first.start() if first else len(text))
@@ -93,3 +94,22 @@ _SOFT_ADJECTIVE = re.compile(r"theoretical|unified|general|generic|novel|new|sim
 
 _TRAILING_KIND = re.compile(r" (?:algorithm|method|framework|approach|technique|procedure|scheme)s?$|"
                             r" (?:algorithm|method|framework|approach|technique|procedure|scheme)s?(?= (?:for|to|that|which)\b)")
+
+
+def _with_short_complement(text: str, head: str, words: int, chars: int) -> str:
+    """A two-word head cut from its complement (`Nonparametric interpretation | for deep learning
+    compatible modern Hopfield models`) with the complement's head noun and its nearest modifiers
+    (`Nonparametric interpretation for modern Hopfield models`), when three or more fit; else ``head``."""
+    joint = re.match(r" (for|of|on|in) (?:the |a |an )?([^,;:()]+?)(?= (?:for|of|on|in|with|via|by|to|that|which|and|or)\b|$)",
+                     text[len(head):]) if text.startswith(head) else None
+    complement = joint.group(2).split() if joint else []
+    for keep in range(len(complement) - 1, 2, -1):
+        kept = complement[-keep:]
+        title = f"{head} {joint.group(1)} {' '.join(kept)}"
+        dropped = [w.casefold() for w in complement[:-keep]]  # (modifiers only: never a verb, `evaluating the | X`)
+        if len(title) <= chars and len(title.split()) <= words and not dropped[-1].endswith("-") \
+                and dropped[-1] not in ("and", "or", "of", "non") \
+                and not any(w.endswith("ing") and w not in _WORDS["nominal_ing"] or w in ("the", "a", "an", "its", "their")
+                            for w in dropped):
+            return title
+    return head

@@ -180,6 +180,7 @@ def topic_title(text: str, bounds: list[tuple[int, int]], extraction: Extraction
     the abstract's opening words (`Detecting out-of-distribution examples is ...`); never empty."""
     opening = re.findall(r"\w+", text[:200].casefold())[:4]
     settled = ""
+    text = _CITING.sub(lambda cited: " " * len(cited.group(0)), text) if "et al" in text else text
     for title in (rule() for rule in (lambda: _open_question(text), lambda: _joined_concepts_title(text, extraction),
                                       lambda: _keyphrase_title(text, extraction),
                                       lambda: _concept_title(extraction), lambda: opening_topic(text, bounds))):
@@ -188,7 +189,34 @@ def topic_title(text: str, bounds: list[tuple[int, int]], extraction: Extraction
             if not _settled(text, title):
                 return title
             settled = settled or title
-    return settled or "Untitled abstract"
+    return settled or _field_title(text, extraction) or "Untitled abstract"
+
+
+_LOOSE = frozenset("this these that those such which it its their our each".split())
+_COMPLEMENT = re.compile(r" (?:of|for|in|under|with) (?:the |a |an )?[a-z][\w-]*")
+
+
+def _field_title(text: str, extraction: Extraction) -> str:
+    """The last resort before `Untitled abstract`, which tells a researcher nothing: the field the
+    abstract names (an umbrella concept) with the complement the text gives it (`a reduction in
+    the sample complexity of learning` -> `Sample complexity of learning`), never the field alone
+    (its own concept note)."""
+    from ..concept_index import UMBRELLA, concept_key
+
+    low = text.casefold()
+    for mention in sorted((m for m in extraction.concepts if m.kind in ("vocabulary", "acronym")
+                           and concept_key(m.name) in UMBRELLA), key=lambda m: -m.score):
+        for surface in sorted(mention.surfaces, key=len, reverse=True):
+            at = re.search(rf"(?<![\w-]){re.escape(surface.casefold())}(?![\w-])", low)
+            complement = _COMPLEMENT.match(low, at.end()) if at else None
+            if complement and complement.group(0).rsplit(" ", 1)[-1] not in _LOOSE:
+                return _capitalise(re.sub(r" (?:the|a|an) ", " ", text[at.start():complement.end()]))
+    return ""
+
+
+# a sentence whose subject is cited work (`Merullo et al. (2024) showed that X`): X is what they found, not
+# this paper's topic (a sentence of this paper's that cites, `improving on Koren et al.`, stays)
+_CITING = re.compile(r"(?:^|(?<=\. ))(?:[A-Z][\w'-]+ )?[A-Z][\w'-]+ et al\.(?: \(?\[?\d{4}[a-z]?\]?\)?)?,? [a-z][^.]*\.")
 
 
 _GAP = re.compile(r"(?:^|\. )(?:However|Yet|But),? ((?:the )?[\w'’ -]{5,70}?)(?: ?(?:---|--|—|–)[^.]{0,120}?(?:---|--|—|–) ?| )(?:remains?|is|are) (?:still |largely |relatively |far |much )?"

@@ -23,6 +23,9 @@ def unnamed_title(text: str, low: str, bounds: list[tuple[int, int]], extraction
     spelled out as the abstract defines them where that fits (`Generalization of BwK` ->
     `Generalization of bandits with knapsacks`), else from its topics (``topics.py``)."""
     title, gist = contribution_title(text, low, bounds)
+    claim = _position_claim(text) if " position paper" in low else ""
+    if claim:
+        return claim, gist
     term = called_term(text, bounds) if any(map(low.__contains__, _CALL_WORDS)) else ""
     if term and not _names_a_concept(term):  # (a concept's name is the concept's note)
         return _position_on(term, low), gist or title
@@ -53,3 +56,21 @@ def _position_on(title: str, low: str) -> str:
         on = re.split(r" (?:in|for|with|under|of|on|via|from|across) ", on[len("Position on "):], maxsplit=1)[0]
         on = f"Position on {on}" if len(on.split()) >= 2 else title
     return on if len(on) <= NAME_CHARS and len(on.split()) <= NAME_WORDS else title
+
+
+# `In this position paper, we argue that X.` | `we argue for a new perspective: X.`: the claim is the title
+_ARGUE = re.compile(r"\b[Ii]n this position paper,? we (?:argue|contend|posit|claim)(?: that| for [^.:;]{3,80}?:) ([^.;:]{10,})\.(?: |$)")
+_NOT_A_CLAIM_START = frozenset("it this these that there while although though if when since because we our".split())
+
+
+def _position_claim(text: str) -> str:
+    """`Position: <claim>`, ICML's title for a position paper, where the claim the authors argue is a
+    clean clause of at most 16 words (no comma, aside or quote, not opening with a pronoun
+    or a subordinate clause), else ``""``: a claim cut short is a fragment."""
+    argued = _ARGUE.search(text)
+    claim = argued.group(1).strip() if argued else ""
+    words = claim.split()
+    if not 4 <= len(words) <= 16 or len(claim) > 105 or re.search(r"[,()\[\]'\"‘’“”$]", claim) \
+            or words[0].casefold() in _NOT_A_CLAIM_START:
+        return ""
+    return f"Position: {_capitalise(claim)}"
