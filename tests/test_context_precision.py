@@ -138,3 +138,21 @@ def test_a_burden_named_by_its_cost_is_not_the_topic():
     found = linked(text, vocab("Prompt Tuning", "prompt tuning"), vocab("Reward Modeling", "reward model"),
                    vocab("Critics", "separate critic"))
     assert found == {"Critics"}
+
+
+def test_another_architecture_the_paper_sets_itself_against_is_not_its_topic():
+    text = ("Large models produce outlier features. In convolutional networks (CNNs), such features have been "
+            "traced to batch statistics. However, in speech recognizers, their causes remain unknown, and their "
+            "distinct behaviour from that of CNNs calls for a new analysis. We analyse speech recognizers.")
+    found = topics(text, vocab("Convolutional Neural Networks", "convolutional networks"),
+                   ConceptMention("Convolutional Neural Networks", "vocabulary", ("CNNs",), (), 1.0, (), True),
+                   vocab("Speech Recognition", "speech recognizers"))
+    assert found == {"Speech Recognition"}
+
+
+def test_a_setting_turned_to_in_practice_is_still_the_topic():
+    text = ("In online strategic classification, agents respond to a published classifier. However, in practice, "
+            "classifiers are hidden. We study strategic classification with hidden classifiers.")
+    assert topics(text, vocab("Strategic Classification", "strategic classification")) == {"Strategic Classification"}
+    text = "Our sampler differs in its schedule from the usual annealing process, which we keep."
+    assert topics(text, vocab("Annealing", "annealing")) == {"Annealing"}

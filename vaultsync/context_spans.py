@@ -165,6 +165,11 @@ _MET_IN = re.compile(r"\b(?:setting|scenario|situation|regime|problem)s? (?:that
 _RANGE = re.compile(r"\b(?:tasks|applications|domains|problems|settings|areas|fields|scenarios|modalities|behaviou?rs"
                     r"|capabilities)(?: |\s?[—–]\s?)(?:from|spanning) ([^.;:]{1,80}? to [^.;:,—–]{1,60})")
 _SAME_AS = re.compile(r"\b(?:the )?same (?:[a-z0-9-]+ ){0,4}as (?!well\b)")
+# - another setting the paper sets itself against: what its object differs from (`their different
+#   properties from those of ViTs`), and the setting of a sentence the next one turns from (`In
+#   vision transformers, X is modeled. However, in LLMs, ...`): the contrast, not the topic.
+_DIFFERENT_FROM = re.compile(r"\b(?:differ(?:s|ent|ing)?|distinct) (?:[a-z-]+ ){0,2}from (?:those|that) of ")
+_TURNED_FROM = re.compile(r"(?:^|[.!?] )in ([^,.;:]{3,60}), [^.!?]*[.!?] (?:however|in contrast|by contrast|yet),? (?:in|for) (?!practice|reality|general|turn)")
 
 
 def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
@@ -181,6 +186,8 @@ def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     evaluation += [m.span(1) for m in _RANGE.finditer(low)] if "from " in low or "spanning " in low else []
     evaluation += [(m.start() + 1, m.end() - 1) for m in _NAMED_IN_PARENTHESES.finditer(low)] if ", " in low or " and " in low else []
     negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)] if "same " in low else []
+    negated += [(m.end(), m.end()) for m in _DIFFERENT_FROM.finditer(low)] if "from " in low else []
+    negated += [m.span(1) for m in _TURNED_FROM.finditer(low)] if "in " in low else []
     negated += [(m.end(), m.end()) for m in _BURDEN.finditer(low)] if "requir" in low or "nece" in low \
         or "demand" in low or "need for" in low else []
     negated += [(m.end(), _to_full_stop(low, m.end())) for m in _WELL_KNOWN.finditer(low)] if "well " in low else []
