@@ -156,3 +156,12 @@ def test_a_setting_turned_to_in_practice_is_still_the_topic():
     assert topics(text, vocab("Strategic Classification", "strategic classification")) == {"Strategic Classification"}
     text = "Our sampler differs in its schedule from the usual annealing process, which we keep."
     assert topics(text, vocab("Annealing", "annealing")) == {"Annealing"}
+
+
+def test_what_the_authors_only_would_do_is_a_motive_not_their_sentence():
+    text = ("Tracking every glacier matters for water planning. By mapping all of them, we would learn how "
+            "permafrost thaw shapes runoff. We propose a few-shot glacier segmenter trained on satellite images.")
+    found = topics(text, vocab("Permafrost", "permafrost thaw"), vocab("Satellite Imagery", "satellite images"))
+    assert found == {"Satellite Imagery"}
+    text = "Tracking every glacier matters. By mapping all of them, we learn how permafrost thaw shapes runoff."
+    assert topics(text, vocab("Permafrost", "permafrost thaw")) == {"Permafrost"}
