@@ -165,3 +165,12 @@ def test_what_the_authors_only_would_do_is_a_motive_not_their_sentence():
     assert found == {"Satellite Imagery"}
     text = "Tracking every glacier matters. By mapping all of them, we learn how permafrost thaw shapes runoff."
     assert topics(text, vocab("Permafrost", "permafrost thaw")) == {"Permafrost"}
+
+
+def test_a_burden_named_in_the_passive_is_not_the_topic():
+    text = ("Merging adapters into a quantized model is hard: additional knowledge distillation (KD) on the merged "
+            "weights is needed at deployment. We propose integer adapters that merge exactly.")
+    found = topics(text, vocab("Knowledge Distillation", "knowledge distillation"), vocab("Adapters", "adapters"))
+    assert found == {"Adapters"}
+    text = "We show that knowledge distillation is needed at deployment, and we propose adapters."
+    assert topics(text, vocab("Knowledge Distillation", "knowledge distillation")) == {"Knowledge Distillation"}

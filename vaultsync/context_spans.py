@@ -108,6 +108,10 @@ _ALSO_COMPARED = re.compile(r",? as well as ")
 _BURDEN = re.compile(r"\b(?:requir(?:e|es|ed|ing)|necessitat(?:e|es|ed|ing)|demand(?:s|ing)?|the need for)"
                      r" (?:a |an )?(?:extensive|considerable|costly|expensive|careful|manual|significant|separate"
                      r"|heavy|substantial|laborious|additional|cumbersome|lengthy) (?:and [a-z-]+ )?")
+# ... or in the passive (`additional post-training quantization (PTQ) on tuned weights is needed`).
+_BURDEN_NEEDED = re.compile(r"\b(?:additional|extra|separate|costly|expensive|manual|extensive) ((?:[a-z0-9-]+ ){0,3}"
+                            r"[a-z0-9-]+)(?= (?:\([^()]*\) )?(?:[a-z -]{0,25} )?(?:is|are) (?:often |typically |usually "
+                            r"|still )?(?:needed|required|necessary)\b)")
 # - what a method spares its user (`removes the need for a reward model`, `no need for retraining`,
 #   `lifting the requirement of paired data`): the paper works without it.
 _NO_NEED = re.compile(r"\b(?:(?:remov|reduc|lessen|alleviat|circumvent|lift|sidestep|eas)[a-z]* (?:the |any )?"
@@ -190,6 +194,8 @@ def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     negated += [m.span(1) for m in _TURNED_FROM.finditer(low)] if "in " in low else []
     negated += [(m.end(), m.end()) for m in _BURDEN.finditer(low)] if "requir" in low or "nece" in low \
         or "demand" in low or "need for" in low else []
+    negated += [m.span(1) for m in _BURDEN_NEEDED.finditer(low)] if " needed" in low or " required" in low \
+        or " necessary" in low else []
     negated += [(m.end(), _to_full_stop(low, m.end())) for m in _WELL_KNOWN.finditer(low)] if "well " in low else []
     negated += [_noun_phrase(low, m.end()) for m in _NO_NEED.finditer(low)] if " need" in low or "requirement" in low \
         or "necessity" in low else []
