@@ -174,3 +174,12 @@ def test_a_burden_named_in_the_passive_is_not_the_topic():
     assert found == {"Adapters"}
     text = "We show that knowledge distillation is needed at deployment, and we propose adapters."
     assert topics(text, vocab("Knowledge Distillation", "knowledge distillation")) == {"Knowledge Distillation"}
+
+
+def test_what_another_thing_suffers_from_is_named_in_passing():
+    text = ("We compare private pre-processing methods. We find that resampling works well, while reweighting helps "
+            "in high dimensions, where private synthetic data suffers from the curse of dimensionality.")
+    assert topics(text, vocab("Curse of Dimensionality", "curse of dimensionality")) == set()
+    text = ("Class-incremental learning suffers from catastrophic forgetting of old classes. We propose a "
+            "shift estimator.")  # (in the opening sentence: the problem the paper takes on)
+    assert topics(text, vocab("Catastrophic Forgetting", "catastrophic forgetting")) == {"Catastrophic Forgetting"}

@@ -159,6 +159,10 @@ def _concern_spans(low: str) -> list[tuple[int, int]]:
         if words:
             spans.append((start, end))
     return spans
+# - what a thing suffers from after the opening sentence (`private synthetic data suffers from the curse
+#   of dimensionality`): a weakness named in passing, as a concern.
+_FIRST_STOP = re.compile(r"[.!?](?:\s|$)")
+_SUFFERS = re.compile(r"\bsuffer(?:s|ed|ing)? (?:heavily |severely |greatly |badly |often )?from (?:the |a |an )?")
 # - the range of tasks or domains a method is shown on (`in downstream tasks from molecular design
 #   to property prediction`): examples, as after `ranging from`.
 # - where a setting or problem is met (`a setting often encountered in time series forecasting`,
@@ -186,6 +190,9 @@ def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     evaluation += [(m.start() + 1, m.end() - 1) for m in _ASIDE.finditer(low)] if "which" in low else []
     concerns = any(word in low for word in _CONCERNS_WORDS)
     evaluation += _concern_spans(low) if concerns else []
+    opening = _FIRST_STOP.search(low)  # (what the field suffers from in the opening sentence is the problem)
+    evaluation += [_noun_phrase(low, m.end()) for m in _SUFFERS.finditer(low, opening.end() if opening else len(low))] \
+        if "suffer" in low else []
     evaluation += [(m.end(), m.end()) for m in _MET_IN.finditer(low)] if " in " in low else []
     evaluation += [m.span(1) for m in _RANGE.finditer(low)] if "from " in low or "spanning " in low else []
     evaluation += [(m.start() + 1, m.end() - 1) for m in _NAMED_IN_PARENTHESES.finditer(low)] if ", " in low or " and " in low else []
