@@ -109,10 +109,13 @@ def test_the_second_part_of_a_hyphenated_compound_is_not_the_concept(tmp_path, m
     ("A module generates pseudo-labels for the samples of the current phase.", "Pseudo-Labeling"),
     ("We propose a deep graph clustering method for attribute-missing graphs.", "Graph Clustering"),
     ("We study community detection in social networks by maximising modularity.", "Community Detection"),
+    ("We cast recommendation as matrix completion with set-dependent rows.", "Matrix Completion"),
+    ("We recover the missing entries by low-rank matrix completion.", "Low-Rank Matrix Completion"),
 ])
 def test_a_looser_name_is_its_own_concept_not_a_narrower_ones(tmp_path, monkeypatch, text, name):
     monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path))
-    wanted = {"Pseudo-Labeling", "Self-Training", "Graph Clustering", "Community Detection"}
+    wanted = {"Pseudo-Labeling", "Self-Training", "Graph Clustering", "Community Detection", "Matrix Completion",
+              "Low-Rank Matrix Completion"}
     entries = [e for e in parse_vocabulary((DATA / "vocabulary.txt").read_text("utf-8"), "vocabulary.txt")
                if e.name in wanted]
     vocabulary = Vocabulary(entries, merge=False)
