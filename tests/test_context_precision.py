@@ -183,3 +183,13 @@ def test_what_another_thing_suffers_from_is_named_in_passing():
     text = ("Class-incremental learning suffers from catastrophic forgetting of old classes. We propose a "
             "shift estimator.")  # (in the opening sentence: the problem the paper takes on)
     assert topics(text, vocab("Catastrophic Forgetting", "catastrophic forgetting")) == {"Catastrophic Forgetting"}
+
+
+def test_the_fields_an_opening_problem_sits_in_are_where_it_matters():
+    text = ("Credit assignment in robotics and optimal control is challenging. We propose a preference-based "
+            "reward learner.")
+    found = topics(text, vocab("Optimal Control", "optimal control"), vocab("Robotics", "robotics"),
+                   vocab("Credit Assignment", "credit assignment"))
+    assert found == {"Credit Assignment"}
+    text = "We study optimal control in robotics and show that it is challenging."
+    assert topics(text, vocab("Optimal Control", "optimal control")) == {"Optimal Control"}

@@ -163,6 +163,11 @@ def _concern_spans(low: str) -> list[tuple[int, int]]:
 #   of dimensionality`): a weakness named in passing, as a concern.
 _FIRST_STOP = re.compile(r"[.!?](?:\s|$)")
 _SUFFERS = re.compile(r"\bsuffer(?:s|ed|ing)? (?:heavily |severely |greatly |badly |often )?from (?:the |a |an )?")
+# - the fields a problem the abstract opens with sits in (`Reward design in reinforcement learning and
+#   optimal control is challenging.`): where it matters, as `applications in`, not the topic.
+_PROBLEM_IN_FIELDS = re.compile(r"^[^.!?]{0,60}?\bin ((?:[a-z-]+ ){0,3}[a-z-]+ and (?:[a-z-]+ ){0,3}[a-z-]+) (?:is|are"
+                                r"|remains?) (?:challenging|crucial|important|difficult|hard|essential|critical|vital"
+                                r"|a (?:key|central|fundamental|major|long-standing) )")
 # - the range of tasks or domains a method is shown on (`in downstream tasks from molecular design
 #   to property prediction`): examples, as after `ranging from`.
 # - where a setting or problem is met (`a setting often encountered in time series forecasting`,
@@ -193,6 +198,7 @@ def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     opening = _FIRST_STOP.search(low)  # (what the field suffers from in the opening sentence is the problem)
     evaluation += [_noun_phrase(low, m.end()) for m in _SUFFERS.finditer(low, opening.end() if opening else len(low))] \
         if "suffer" in low else []
+    evaluation += [m.span(1) for m in _PROBLEM_IN_FIELDS.finditer(low)] if " and " in low else []
     evaluation += [(m.end(), m.end()) for m in _MET_IN.finditer(low)] if " in " in low else []
     evaluation += [m.span(1) for m in _RANGE.finditer(low)] if "from " in low or "spanning " in low else []
     evaluation += [(m.start() + 1, m.end() - 1) for m in _NAMED_IN_PARENTHESES.finditer(low)] if ", " in low or " and " in low else []
