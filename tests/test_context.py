@@ -127,12 +127,14 @@ def test_an_unambiguous_acronym_needs_no_cue():
     "Broad Class", "Last Token", "Percentage Points", "Sample Size", "Dataset Size", "Global Context",
     "Visual Inputs", "Task Difficulty", "High-Resource", "State-of-the-Art", "Attack Success Rate",
     "Valuable Insights", "Data Distribution", "Drawing Inspiration", "Zhao Et", "Biological Plausibility",
+    "Sample Embeddings", "Input Features",
 ])
 def test_generic_phrasing_is_never_a_concept_by_statistics_alone(phrase):
     assert not names_a_thing(phrase)
 
 
-@pytest.mark.parametrize("phrase", ["Wasserstein Barycenter", "Covariance Matrix", "Euclidean Space"])
+@pytest.mark.parametrize("phrase", ["Wasserstein Barycenter", "Covariance Matrix", "Euclidean Space",
+                                    "Sample Covariance Matrix"])
 def test_a_phrase_of_the_fields_own_words_is(phrase):
     assert names_a_thing(phrase)
 

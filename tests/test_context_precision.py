@@ -138,3 +138,58 @@ def test_a_burden_named_by_its_cost_is_not_the_topic():
     found = linked(text, vocab("Prompt Tuning", "prompt tuning"), vocab("Reward Modeling", "reward model"),
                    vocab("Critics", "separate critic"))
     assert found == {"Critics"}
+
+
+def test_another_architecture_the_paper_sets_itself_against_is_not_its_topic():
+    text = ("Large models produce outlier features. In convolutional networks (CNNs), such features have been "
+            "traced to batch statistics. However, in speech recognizers, their causes remain unknown, and their "
+            "distinct behaviour from that of CNNs calls for a new analysis. We analyse speech recognizers.")
+    found = topics(text, vocab("Convolutional Neural Networks", "convolutional networks"),
+                   ConceptMention("Convolutional Neural Networks", "vocabulary", ("CNNs",), (), 1.0, (), True),
+                   vocab("Speech Recognition", "speech recognizers"))
+    assert found == {"Speech Recognition"}
+
+
+def test_a_setting_turned_to_in_practice_is_still_the_topic():
+    text = ("In online strategic classification, agents respond to a published classifier. However, in practice, "
+            "classifiers are hidden. We study strategic classification with hidden classifiers.")
+    assert topics(text, vocab("Strategic Classification", "strategic classification")) == {"Strategic Classification"}
+    text = "Our sampler differs in its schedule from the usual annealing process, which we keep."
+    assert topics(text, vocab("Annealing", "annealing")) == {"Annealing"}
+
+
+def test_what_the_authors_only_would_do_is_a_motive_not_their_sentence():
+    text = ("Tracking every glacier matters for water planning. By mapping all of them, we would learn how "
+            "permafrost thaw shapes runoff. We propose a few-shot glacier segmenter trained on satellite images.")
+    found = topics(text, vocab("Permafrost", "permafrost thaw"), vocab("Satellite Imagery", "satellite images"))
+    assert found == {"Satellite Imagery"}
+    text = "Tracking every glacier matters. By mapping all of them, we learn how permafrost thaw shapes runoff."
+    assert topics(text, vocab("Permafrost", "permafrost thaw")) == {"Permafrost"}
+
+
+def test_a_burden_named_in_the_passive_is_not_the_topic():
+    text = ("Merging adapters into a quantized model is hard: additional knowledge distillation (KD) on the merged "
+            "weights is needed at deployment. We propose integer adapters that merge exactly.")
+    found = topics(text, vocab("Knowledge Distillation", "knowledge distillation"), vocab("Adapters", "adapters"))
+    assert found == {"Adapters"}
+    text = "We show that knowledge distillation is needed at deployment, and we propose adapters."
+    assert topics(text, vocab("Knowledge Distillation", "knowledge distillation")) == {"Knowledge Distillation"}
+
+
+def test_what_another_thing_suffers_from_is_named_in_passing():
+    text = ("We compare private pre-processing methods. We find that resampling works well, while reweighting helps "
+            "in high dimensions, where private synthetic data suffers from the curse of dimensionality.")
+    assert topics(text, vocab("Curse of Dimensionality", "curse of dimensionality")) == set()
+    text = ("Class-incremental learning suffers from catastrophic forgetting of old classes. We propose a "
+            "shift estimator.")  # (in the opening sentence: the problem the paper takes on)
+    assert topics(text, vocab("Catastrophic Forgetting", "catastrophic forgetting")) == {"Catastrophic Forgetting"}
+
+
+def test_the_fields_an_opening_problem_sits_in_are_where_it_matters():
+    text = ("Credit assignment in robotics and optimal control is challenging. We propose a preference-based "
+            "reward learner.")
+    found = topics(text, vocab("Optimal Control", "optimal control"), vocab("Robotics", "robotics"),
+                   vocab("Credit Assignment", "credit assignment"))
+    assert found == {"Credit Assignment"}
+    text = "We study optimal control in robotics and show that it is challenging."
+    assert topics(text, vocab("Optimal Control", "optimal control")) == {"Optimal Control"}

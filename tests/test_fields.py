@@ -17,7 +17,9 @@ NEW = ("Genomics", "Vision Encoders", "Value Functions", "Question Answering", "
        "Ordinary Differential Equations", "Efficient Inference", "Cryptographic Primitive",
        "Interpretability", "Cardiology", "GPT", "Reasoning Models", "Generalization Theory",
        "First-Order Methods", "Pretraining Data", "Empirical Risk Minimization", "Partial Differential Equations",
-       "Post-Training", "Expressive Power", "Learnability", "Power Laws", "Generalization Bounds")
+       "Post-Training", "Expressive Power", "Learnability", "Power Laws", "Generalization Bounds",
+       "Algorithmic Decision-Making", "Asymptotic Theory", "Dataset Construction", "Inductive Bias",
+       "Dynamical Systems")
 
 
 def _paper(n: int, *mentions: ConceptMention):

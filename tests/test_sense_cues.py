@@ -16,7 +16,7 @@ NAMES = ("Algorithmic Fairness", "Learnability", "Oracle Complexity", "Plug-and-
          "Graph Classification", "Graph Matching", "Empirical Risk Minimization", "LLM Agents",
          "Training Instability", "Visual Tokenization for MLLMs", "Reward Shaping",
          "Knowledge Conflicts", "Bayesian Networks", "Dynamic Graph Learning", "Latent Variable Models",
-         "Conditional Independence", "Sentence Embeddings", "Patch Embedding")
+         "Conditional Independence", "Sentence Embeddings", "Patch Embedding", "Flow Matching")
 
 
 @pytest.fixture
@@ -57,6 +57,8 @@ def sensed(tmp_path, monkeypatch):
     "We introduce a conditionally independent point-wise training objective for the flow model.",
     "We train a sparse autoencoder on text embeddings of headlines.",
     "A language model reads aggregated patch embeddings of continuous speech frames.",
+    # a GFlowNet's flow-matching objective, not flow matching of a generative model's velocity field
+    "Training GFlowNets on continuous spaces makes the flow matching objective intractable.",
 ])
 def test_a_generic_spelling_without_the_entrys_sense_is_not_the_entry(sensed, text):
     assert sensed(text) == set()
@@ -86,6 +88,7 @@ def test_a_generic_spelling_without_the_entrys_sense_is_not_the_entry(sensed, te
     ("The variables are conditionally independent given their parents in the causal graph.",
      "Conditional Independence"),
     ("The encoder splits each image into patch embeddings.", "Patch Embedding"),
+    ("We train the image generator with flow matching along straight probability paths.", "Flow Matching"),
 ])
 def test_the_entry_links_where_its_sense_shows(sensed, text, name):
     assert sensed(text) == {name}
@@ -106,10 +109,13 @@ def test_the_second_part_of_a_hyphenated_compound_is_not_the_concept(tmp_path, m
     ("A module generates pseudo-labels for the samples of the current phase.", "Pseudo-Labeling"),
     ("We propose a deep graph clustering method for attribute-missing graphs.", "Graph Clustering"),
     ("We study community detection in social networks by maximising modularity.", "Community Detection"),
+    ("We cast recommendation as matrix completion with set-dependent rows.", "Matrix Completion"),
+    ("We recover the missing entries by low-rank matrix completion.", "Low-Rank Matrix Completion"),
 ])
 def test_a_looser_name_is_its_own_concept_not_a_narrower_ones(tmp_path, monkeypatch, text, name):
     monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(tmp_path))
-    wanted = {"Pseudo-Labeling", "Self-Training", "Graph Clustering", "Community Detection"}
+    wanted = {"Pseudo-Labeling", "Self-Training", "Graph Clustering", "Community Detection", "Matrix Completion",
+              "Low-Rank Matrix Completion"}
     entries = [e for e in parse_vocabulary((DATA / "vocabulary.txt").read_text("utf-8"), "vocabulary.txt")
                if e.name in wanted]
     vocabulary = Vocabulary(entries, merge=False)

@@ -108,6 +108,10 @@ _ALSO_COMPARED = re.compile(r",? as well as ")
 _BURDEN = re.compile(r"\b(?:requir(?:e|es|ed|ing)|necessitat(?:e|es|ed|ing)|demand(?:s|ing)?|the need for)"
                      r" (?:a |an )?(?:extensive|considerable|costly|expensive|careful|manual|significant|separate"
                      r"|heavy|substantial|laborious|additional|cumbersome|lengthy) (?:and [a-z-]+ )?")
+# ... or in the passive (`additional post-training quantization (PTQ) on tuned weights is needed`).
+_BURDEN_NEEDED = re.compile(r"\b(?:additional|extra|separate|costly|expensive|manual|extensive) ((?:[a-z0-9-]+ ){0,3}"
+                            r"[a-z0-9-]+)(?= (?:\([^()]*\) )?(?:[a-z -]{0,25} )?(?:is|are) (?:often |typically |usually "
+                            r"|still )?(?:needed|required|necessary)\b)")
 # - what a method spares its user (`removes the need for a reward model`, `no need for retraining`,
 #   `lifting the requirement of paired data`): the paper works without it.
 _NO_NEED = re.compile(r"\b(?:(?:remov|reduc|lessen|alleviat|circumvent|lift|sidestep|eas)[a-z]* (?:the |any )?"
@@ -155,6 +159,15 @@ def _concern_spans(low: str) -> list[tuple[int, int]]:
         if words:
             spans.append((start, end))
     return spans
+# - what a thing suffers from after the opening sentence (`private synthetic data suffers from the curse
+#   of dimensionality`): a weakness named in passing, as a concern.
+_FIRST_STOP = re.compile(r"[.!?](?:\s|$)")
+_SUFFERS = re.compile(r"\bsuffer(?:s|ed|ing)? (?:heavily |severely |greatly |badly |often )?from (?:the |a |an )?")
+# - the fields a problem the abstract opens with sits in (`Reward design in reinforcement learning and
+#   optimal control is challenging.`): where it matters, as `applications in`, not the topic.
+_PROBLEM_IN_FIELDS = re.compile(r"^[^.!?]{0,60}?\bin ((?:[a-z-]+ ){0,3}[a-z-]+ and (?:[a-z-]+ ){0,3}[a-z-]+) (?:is|are"
+                                r"|remains?) (?:challenging|crucial|important|difficult|hard|essential|critical|vital"
+                                r"|a (?:key|central|fundamental|major|long-standing) )")
 # - the range of tasks or domains a method is shown on (`in downstream tasks from molecular design
 #   to property prediction`): examples, as after `ranging from`.
 # - where a setting or problem is met (`a setting often encountered in time series forecasting`,
@@ -165,6 +178,11 @@ _MET_IN = re.compile(r"\b(?:setting|scenario|situation|regime|problem)s? (?:that
 _RANGE = re.compile(r"\b(?:tasks|applications|domains|problems|settings|areas|fields|scenarios|modalities|behaviou?rs"
                     r"|capabilities)(?: |\s?[—–]\s?)(?:from|spanning) ([^.;:]{1,80}? to [^.;:,—–]{1,60})")
 _SAME_AS = re.compile(r"\b(?:the )?same (?:[a-z0-9-]+ ){0,4}as (?!well\b)")
+# - another setting the paper sets itself against: what its object differs from (`their different
+#   properties from those of ViTs`), and the setting of a sentence the next one turns from (`In
+#   vision transformers, X is modeled. However, in LLMs, ...`): the contrast, not the topic.
+_DIFFERENT_FROM = re.compile(r"\b(?:differ(?:s|ent|ing)?|distinct) (?:[a-z-]+ ){0,2}from (?:those|that) of ")
+_TURNED_FROM = re.compile(r"(?:^|[.!?] )in ([^,.;:]{3,60}), [^.!?]*[.!?] (?:however|in contrast|by contrast|yet),? (?:in|for) (?!practice|reality|general|turn)")
 
 
 def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
@@ -177,12 +195,20 @@ def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     evaluation += [(m.start() + 1, m.end() - 1) for m in _ASIDE.finditer(low)] if "which" in low else []
     concerns = any(word in low for word in _CONCERNS_WORDS)
     evaluation += _concern_spans(low) if concerns else []
+    opening = _FIRST_STOP.search(low)  # (what the field suffers from in the opening sentence is the problem)
+    evaluation += [_noun_phrase(low, m.end()) for m in _SUFFERS.finditer(low, opening.end() if opening else len(low))] \
+        if "suffer" in low else []
+    evaluation += [m.span(1) for m in _PROBLEM_IN_FIELDS.finditer(low)] if " and " in low else []
     evaluation += [(m.end(), m.end()) for m in _MET_IN.finditer(low)] if " in " in low else []
     evaluation += [m.span(1) for m in _RANGE.finditer(low)] if "from " in low or "spanning " in low else []
     evaluation += [(m.start() + 1, m.end() - 1) for m in _NAMED_IN_PARENTHESES.finditer(low)] if ", " in low or " and " in low else []
     negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)] if "same " in low else []
+    negated += [(m.end(), m.end()) for m in _DIFFERENT_FROM.finditer(low)] if "from " in low else []
+    negated += [m.span(1) for m in _TURNED_FROM.finditer(low)] if "in " in low else []
     negated += [(m.end(), m.end()) for m in _BURDEN.finditer(low)] if "requir" in low or "nece" in low \
         or "demand" in low or "need for" in low else []
+    negated += [m.span(1) for m in _BURDEN_NEEDED.finditer(low)] if " needed" in low or " required" in low \
+        or " necessary" in low else []
     negated += [(m.end(), _to_full_stop(low, m.end())) for m in _WELL_KNOWN.finditer(low)] if "well " in low else []
     negated += [_noun_phrase(low, m.end()) for m in _NO_NEED.finditer(low)] if " need" in low or "requirement" in low \
         or "necessity" in low else []

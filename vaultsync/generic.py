@@ -209,6 +209,8 @@ significant massive huge tiny vast complex simple entire whole full partial earl
 previous final initial prior proper reliable accurate precise exact approximate fine coarse modern
 classical classic learnable scalable realworld real-world trainable novel
 """.split())
+# modifiers that name only the generic unit a head belongs to (embeddings of samples, features of inputs)
+_WHOSE = frozenset("sample instance example input output item datapoint".split())
 TECHNICAL_ZIPF = 3.0  # a word this rare in general English is a field's own ("wasserstein", "covariance")
 
 
@@ -239,6 +241,8 @@ def names_a_thing(phrase: str) -> bool:
         return False
     if any(w in GRADING_MODIFIERS for w in key_words[:-1]):
         return False
+    if all(w in _WHOSE for w in key_words[:-1]):
+        return False  # says whose the head is, not what: `Sample Embeddings`, `Input Features`
     return any(_is_acronym(w) or word_commonness(w.casefold()) < TECHNICAL_ZIPF for w in words)
 
 

@@ -14,8 +14,9 @@ from .context_spans import _SENTENCE_START
 from .records import Extraction
 
 # Where an abstract says what it is about: its opening sentence (the problem) and the sentences
-# in which the authors speak (`we propose`, `our analysis`, `this paper`, `X is used to`).
-_AUTHORS = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article|approach|method|framework|model|algorithm)"
+# in which the authors speak (`we propose`, `our analysis`, `this paper`, `X is used to`); not what
+# they only would or could do (`By mapping every range, we would learn how climate change acts`: a motive).
+_AUTHORS = re.compile(r"\b(?:we(?! would| could| might)|our|us|this (?:paper|work|study|article|approach|method|framework|model|algorithm)"
                       r"|the proposed|(?:is|are) (?:used|employed|introduced|proposed|applied|adopted|designed|leveraged))\b")
 
 
