@@ -18,6 +18,17 @@ def test_a_gist_is_never_cut_inside_a_range_of_numbers():
     assert "0.1B to 9B" in gist
 
 
+def test_a_gist_cut_at_a_word_drops_the_participle_it_left_unfinished():
+    gist = gist_of("a corpus of 40 hours of synchronised speech and lip video recordings gathered during long "
+                   "sessions of volunteers reading news scripts aloud at home")
+    assert gist == "a corpus of 40 hours of synchronised speech and lip video recordings"
+    # an -ing word mostly names a thing (`learning`): no cut before it
+    gist = gist_of("a corpus of 40 hours of synchronised speech and lip video recordings and multi agent learning "
+                   "traces of volunteers reading news scripts aloud at home")
+    assert gist == ("a corpus of 40 hours of synchronised speech and lip video recordings and multi agent "
+                    "learning traces of volunteers")
+
+
 def test_a_title_does_not_say_the_long_form_twice():
     text = BACKGROUND + ("We introduce Multi Document Retrieval module for Question Answering (MDR-QA), which incorporates "
                          "a novel Multi Document Retrieval (MDR) module to merge passages across sources at query time.")

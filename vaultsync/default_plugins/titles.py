@@ -289,4 +289,18 @@ def gist_of(phrase: str) -> str:
             break
         if len(head.split()) >= 3 and not head.count('"') % 2 and not _inside_list(text, match.start(), match.end()):
             best = head
-    return best or _strip_tail(_cut_at_word(text, GIST_WORDS, GIST_CHARS))
+    return best or _before_cut_modifier(_strip_tail(_cut_at_word(text, GIST_WORDS, GIST_CHARS)))
+
+
+# a past participle opening the modifier a word cut ended in (`recordings | collected during
+# naturalistic`; not an -ing word, most of which name things: `learning`, `embedding`)
+_CUT_MODIFIER = re.compile(r"^(.*) [a-z]{2,}[a-df-z]ed ((?:[\w'’-]+ ?){1,8})$")  # (the last one)
+
+
+def _before_cut_modifier(gist: str) -> str:
+    """A gist cut at a word, without the participial modifier the cut left unfinished (what
+    the noun before it is stays whole), where six words or more are left."""
+    modifier = _CUT_MODIFIER.match(gist)
+    if modifier is None or len(modifier[1].split()) < 6:
+        return gist
+    return _strip_tail(modifier[1])
