@@ -28,7 +28,7 @@ import pluggy
 
 from . import hookspecs
 from .errors import VaultsyncError
-from .plugin_plan import BUILT_IN, ENTRY_POINT_GROUP, LOAD_PLUGINS_ENV, VAULT_PLUGINS_DIR, PluginSource, plan  # noqa: F401
+from .plugin_plan import BUILT_IN, LOAD_PLUGINS_ENV, PluginSource, plan  # noqa: F401  (LOAD_PLUGINS_ENV: public here)
 
 if TYPE_CHECKING:
     from .config import Config
