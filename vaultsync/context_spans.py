@@ -101,8 +101,9 @@ _PROSPECT_WORDS = ("the way", "avenues", "doors", "possibilities", "directions",
 #   distillation)`): a remark in passing, read as an example.
 _ASIDE = re.compile(r"\((?:[^()]{0,40}, )?which [^()]*\)")
 # - a list of names in parentheses after what they are examples of (`4-bit quantization (GPTQ, AWQ)`).
-# (not a long form: `(human-ai alignment and safety evaluation)` spells an acronym out)
-_NAMED_IN_PARENTHESES = re.compile(r"(?<=[a-z0-9] )\((?:(?:[^(),;:]{1,30}, )+(?:and |or )?[^(),;:]{1,30}"
+# (not a long form: `(human-ai alignment and safety evaluation)` spells an acronym out; the look behind the
+# parenthesis comes after it, so the search skips to each parenthesis)
+_NAMED_IN_PARENTHESES = re.compile(r"\((?<=[a-z0-9] \()(?:(?:[^(),;:]{1,30}, )+(?:and |or )?[^(),;:]{1,30}"
                                    r"|[^()\s]{1,20} (?:and|or) [^()\s]{1,20})\)")
 # - what falls short in a contrast (`TTT keeps reducing perplexity, while Mamba cannot`): a baseline.
 _CONTRASTED_WORDS = ("while", "whereas", "unlike")
