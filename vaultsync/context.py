@@ -27,7 +27,6 @@ import re
 from functools import lru_cache
 
 import ahocorasick
-from typing import Iterable
 
 from .records import ConceptMention, Extraction, frozen_mapping
 from .word_lists import DATA, read_word_lists
@@ -263,16 +262,19 @@ def _clause_end(text: str, start: int, words: int, ends: re.Pattern = _CLAUSE_EN
     return min(end, at)
 
 
-def _occurrences(low: str, surface: str) -> Iterable[int]:
+@lru_cache(maxsize=1024)  # in_context and salience look for the same spellings in the same abstract
+def _occurrences(low: str, surface: str) -> tuple[int, ...]:
     """Where ``surface`` occurs as a whole word in ``low``, the text in lower case (a spelling
-    found in one case starts a sentence in another)."""
+    found in one case starts a sentence in another), in text order."""
     needle = _lower(surface)
+    places = []
     at = low.find(needle)
     while at >= 0:
         end = at + len(needle)
         if (not at or not low[at - 1].isalnum()) and (end >= len(low) or not low[end].isalnum()):
-            yield at
+            places.append(at)
         at = low.find(needle, at + 1)
+    return tuple(places)
 
 
 @lru_cache(maxsize=65_536)  # the same spellings recur in abstract after abstract

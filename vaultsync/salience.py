@@ -80,7 +80,7 @@ def _opens_with(text: str, low: str, surfaces: Iterable[str]) -> bool:
     """Does the opening sentence name one of ``surfaces`` (the paper is about it)?"""
     first = _SENTENCE_START.search(text)
     end = first.start() if first else len(low)
-    return any(next(_occurrences(low[:end], surface), None) is not None for surface in surfaces)
+    return any(_occurrences(low[:end], surface) for surface in surfaces)
 
 
 def _only_place(low: str, surfaces: Iterable[str], aside: bytes = b"") -> int | None:
@@ -105,4 +105,4 @@ def _own_names(extraction: Extraction, own: Iterable[str]) -> tuple[str, ...]:
 
 def _names_own(sentence: str, names: tuple[str, ...]) -> bool:
     """Does ``sentence`` (in lower case) name one of the paper's own ``names`` (`RCA captures ...`)?"""
-    return any(next(_occurrences(sentence, name), None) is not None for name in names)
+    return any(_occurrences(sentence, name) for name in names)
