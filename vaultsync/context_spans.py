@@ -4,6 +4,9 @@ results in figures, and lists of what a method is tested on."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+import ahocorasick
 
 # A sentence that reports a result in figures (`improves accuracy by 2.5%`, `a 3x speed-up`, `a
 # score of 42.4`) names what the method was measured on and against, not what it is about.
@@ -198,36 +201,49 @@ _TURNING_WORDS = ("however", "contrast", "yet")
 _TURNED_FROM = re.compile(r"(?:^|[.!?] )in ([^,.;:]{3,60}), [^.!?]*[.!?] (?:however|in contrast|by contrast|yet),? (?:in|for) (?!practice|reality|general|turn)")
 
 
+# The words each pattern needs, one of them at least (the patterns try several words at every
+# word): which are in the text is one pass of an Aho-Corasick automaton, not a substring test each.
+_GUARDS: dict[str, tuple[str, ...]] = {
+    "costly": _COSTLY_WORDS, "contrasted": _CONTRASTED_WORDS, "prospect": _PROSPECT_WORDS, "which": ("which",),
+    "concerns": _CONCERNS_WORDS, "suffers": ("suffer",), "and": (" and ",), "met in": _MET_IN_WORDS,
+    "range": _RANGE_WORDS, "parenthesis": (" (",), "list": (", ", " and "), "same": ("same ",),
+    "different": ("from those of ", "from that of "), "turning": _TURNING_WORDS,
+    "burden": ("requir", "nece", "demand", "need for"), "needed": (" needed", " required", " necessary"),
+    "well known": _WELL_KNOWN_WORDS, "no need": (" need", "requirement", "necessity")}
+
+
+@lru_cache(maxsize=1)
+def _guard_automaton() -> ahocorasick.Automaton:
+    automaton = ahocorasick.Automaton()
+    for word in {word for words in _GUARDS.values() for word in words}:
+        automaton.add_word(word, tuple(name for name, words in _GUARDS.items() if word in words))
+    automaton.make_automaton()
+    return automaton
+
+
 def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """(negated spans, evaluation spans) of the patterns above (a prospect is read as an example
     of where the work may lead, so as an evaluation); ``_clause_end`` is passed in by the caller."""
-    # (each pattern asked only where its words are: they try several words at every word)
-    costly = _COSTLY.finditer(low) if any(word in low for word in _COSTLY_WORDS) else ()
-    contrasted = _CONTRASTED_FAILS.finditer(low) if any(word in low for word in _CONTRASTED_WORDS) else ()
+    found = {name for _, names in _guard_automaton().iter(low) for name in names}  # (each pattern asked only where its words are)
+    costly = _COSTLY.finditer(low) if "costly" in found else ()
+    contrasted = _CONTRASTED_FAILS.finditer(low) if "contrasted" in found else ()
     negated = [m.span(1) for m in (*costly, *contrasted)]
-    evaluation = [(m.end(), m.end()) for m in _PROSPECT.finditer(low)] \
-        if any(word in low for word in _PROSPECT_WORDS) else []
-    evaluation += [(m.start() + 1, m.end() - 1) for m in _ASIDE.finditer(low)] if "which" in low else []
-    concerns = any(word in low for word in _CONCERNS_WORDS)
-    evaluation += _concern_spans(low) if concerns else []
+    evaluation = [(m.end(), m.end()) for m in _PROSPECT.finditer(low)] if "prospect" in found else []
+    evaluation += [(m.start() + 1, m.end() - 1) for m in _ASIDE.finditer(low)] if "which" in found else []
+    evaluation += _concern_spans(low) if "concerns" in found else []
     opening = _FIRST_STOP.search(low)  # (what the field suffers from in the opening sentence is the problem)
     evaluation += [_noun_phrase(low, m.end()) for m in _SUFFERS.finditer(low, opening.end() if opening else len(low))] \
-        if "suffer" in low else []
-    evaluation += [m.span(1) for m in _PROBLEM_IN_FIELDS.finditer(low)] if " and " in low else []
-    evaluation += [(m.end(), m.end()) for m in _MET_IN.finditer(low)] if any(word in low for word in _MET_IN_WORDS) else []
-    evaluation += [m.span(1) for m in _RANGE.finditer(low)] if any(word in low for word in _RANGE_WORDS) else []
+        if "suffers" in found else []
+    evaluation += [m.span(1) for m in _PROBLEM_IN_FIELDS.finditer(low)] if "and" in found else []
+    evaluation += [(m.end(), m.end()) for m in _MET_IN.finditer(low)] if "met in" in found else []
+    evaluation += [m.span(1) for m in _RANGE.finditer(low)] if "range" in found else []
     evaluation += [(m.start() + 1, m.end() - 1) for m in _NAMED_IN_PARENTHESES.finditer(low)] \
-        if " (" in low and (", " in low or " and " in low) else []
-    negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)] if "same " in low else []
-    negated += [(m.end(), m.end()) for m in _DIFFERENT_FROM.finditer(low)] \
-        if "from those of " in low or "from that of " in low else []
-    negated += [m.span(1) for m in _TURNED_FROM.finditer(low)] if any(word in low for word in _TURNING_WORDS) else []
-    negated += [(m.end(), m.end()) for m in _BURDEN.finditer(low)] if "requir" in low or "nece" in low \
-        or "demand" in low or "need for" in low else []
-    negated += [m.span(1) for m in _BURDEN_NEEDED.finditer(low)] if " needed" in low or " required" in low \
-        or " necessary" in low else []
-    negated += [(m.end(), _to_full_stop(low, m.end())) for m in _WELL_KNOWN.finditer(low)] \
-        if any(word in low for word in _WELL_KNOWN_WORDS) else []
-    negated += [_noun_phrase(low, m.end()) for m in _NO_NEED.finditer(low)] if " need" in low or "requirement" in low \
-        or "necessity" in low else []
+        if "parenthesis" in found and "list" in found else []
+    negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)] if "same" in found else []
+    negated += [(m.end(), m.end()) for m in _DIFFERENT_FROM.finditer(low)] if "different" in found else []
+    negated += [m.span(1) for m in _TURNED_FROM.finditer(low)] if "turning" in found else []
+    negated += [(m.end(), m.end()) for m in _BURDEN.finditer(low)] if "burden" in found else []
+    negated += [m.span(1) for m in _BURDEN_NEEDED.finditer(low)] if "needed" in found else []
+    negated += [(m.end(), _to_full_stop(low, m.end())) for m in _WELL_KNOWN.finditer(low)] if "well known" in found else []
+    negated += [_noun_phrase(low, m.end()) for m in _NO_NEED.finditer(low)] if "no need" in found else []
     return negated, evaluation
