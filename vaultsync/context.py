@@ -128,7 +128,7 @@ def _cue_starts(low: str) -> list[int]:
 
 def _scopes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """(negated spans, evaluation spans) of ``text``: start and end offsets."""
-    low = text.translate(_ASCII_LOWER)  # (same length as the text, unlike str.lower on some letters)
+    low = _lowered(text)
     negated: list[tuple[int, int]] = []
     evaluation: list[tuple[int, int]] = []
     for start in _cue_starts(low):
@@ -277,6 +277,12 @@ def _occurrences(low: str, surface: str) -> tuple[int, ...]:
     return tuple(places)
 
 
+@lru_cache(maxsize=4)  # _scopes, in_context and salience each read the abstract in lower case
+def _lowered(text: str) -> str:
+    """``text`` in lower case, ASCII letters only (same length as the text, unlike str.lower on some letters)."""
+    return text.translate(_ASCII_LOWER)
+
+
 @lru_cache(maxsize=65_536)  # the same spellings recur in abstract after abstract
 def _lower(surface: str) -> str:
     return surface.translate(_ASCII_LOWER)
@@ -333,7 +339,7 @@ def in_context(text: str, extraction: Extraction) -> Extraction:
     ``datasets`` property."""
     if not any(m.kind in JUDGED_KINDS and m.surfaces for m in extraction.concepts):
         return extraction
-    low = text.translate(_ASCII_LOWER)
+    low = _lowered(text)
     negated, evaluation, mask = _scoped(text)  # (mask: what scope each character is in)
     # a mention none of whose spellings starts inside a scope (one substring test per spelling, its
     # first word, over the scopes' text) stays without a closer look, unless it names an artifact

@@ -9,7 +9,7 @@ import re
 from functools import lru_cache
 from typing import Iterable
 
-from .context import _ASCII_LOWER, JUDGED_KINDS, _occurrences, scoped_spans, NEGATED
+from .context import JUDGED_KINDS, _lowered, _occurrences, scoped_spans, NEGATED
 from .context_spans import _SENTENCE_START
 from .records import Extraction
 
@@ -29,7 +29,7 @@ def salient(text: str, extraction: Extraction, own: Iterable[str] = ()) -> Extra
     `comparable to X`) does not count: named there and once in passing is named in passing."""
     if not any(m.kind in JUDGED_KINDS and m.surfaces for m in extraction.concepts):
         return extraction
-    low = text.translate(_ASCII_LOWER)
+    low = _lowered(text)
     aside = scoped_spans(text)  # (what ``in_context`` read: cached)
     sentences: list[tuple[int, int]] = []  # (start, end) of each sentence: made when first needed
     telling: dict[int, bool] = {}  # sentence -> does it say what the paper is about
