@@ -4,19 +4,26 @@ results in figures, and lists of what a method is tested on."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+import ahocorasick
 
 # A sentence that reports a result in figures (`improves accuracy by 2.5%`, `a 3x speed-up`, `a
 # score of 42.4`) names what the method was measured on and against, not what it is about.
 _FIGURE = re.compile(r"\d(?:[.,]\d+)?\$? ?\\?(?:%|x\b|×|times\b|points\b|pp\b)|\bscores? of \d"
                      r"|\b(?:of|to) \$?\d+\.\d+\b(?!\s?(?:[kmbt]\b|million|billion|thousand|hours?|days?|[gt]b\b|\$?\\))"  # `an FID of 2.23`, `RMSD from 5.52 to 2.36`
                      r"|\bfrom \$?\d+(?:\.\d+)?\$? to \$?\d")
+_DIGIT = re.compile(r"\d")
 _RESULT_VERB = re.compile(r"\b(?:achiev|improv|reduc|increas|outperform|surpass|gain|boost|maintain|reach|attain"
                           r"|yield|lower|cut|speed|accelerat|match|exceed|beat|preserv|degrad|drop)")
 
 
 def _results_sentences(text: str, low: str) -> list[tuple[int, int]]:
     """The spans of the sentences that report results in figures (see ``_FIGURE``)."""
-    if not _FIGURE.search(low):
+    # (every figure has a digit at most ten characters from its start, `scores of 4`: the
+    # search for one starts there, not at every word of the text before it)
+    digit = _DIGIT.search(low)
+    if digit is None or not _FIGURE.search(low, max(0, digit.start() - 10)):
         return []
     starts = [0] + [m.end() for m in _SENTENCE_START.finditer(text)]
     spans = []
@@ -89,6 +96,7 @@ _PROSPECT = re.compile(r"\b(?:pav(?:e|es|ed|ing) the way (?:for|to|towards?)|ope
                        r"(?:avenues|doors|possibilities|directions) (?:for|to|in)|, shedding (?:new |further )?light on"  # (`our results shed light on X`: X is theirs)
                        r"|(?:with|has|have) (?:broad |important "
                        r"|potential |significant )?implications (?:for|in))\s(?!(?:a )?(?:better |deeper |more )?understanding)")  # (understanding X is the topic)
+_PROSPECT_WORDS = ("the way", "avenues", "doors", "possibilities", "directions", "shedding", "implications")
 # - what a method is compared with after a first term of comparison (`outperforms dense models
 #   with more compute, as well as mixture-of-expert models`), and what it is as good as (`the
 #   same guarantees as the local-search methods`).
@@ -96,10 +104,12 @@ _PROSPECT = re.compile(r"\b(?:pav(?:e|es|ed|ing) the way (?:for|to|towards?)|ope
 #   distillation)`): a remark in passing, read as an example.
 _ASIDE = re.compile(r"\((?:[^()]{0,40}, )?which [^()]*\)")
 # - a list of names in parentheses after what they are examples of (`4-bit quantization (GPTQ, AWQ)`).
-# (not a long form: `(human-ai alignment and safety evaluation)` spells an acronym out)
-_NAMED_IN_PARENTHESES = re.compile(r"(?<=[a-z0-9] )\((?:(?:[^(),;:]{1,30}, )+(?:and |or )?[^(),;:]{1,30}"
+# (not a long form: `(human-ai alignment and safety evaluation)` spells an acronym out; the look behind the
+# parenthesis comes after it, so the search skips to each parenthesis)
+_NAMED_IN_PARENTHESES = re.compile(r"\((?<=[a-z0-9] \()(?:(?:[^(),;:]{1,30}, )+(?:and |or )?[^(),;:]{1,30}"
                                    r"|[^()\s]{1,20} (?:and|or) [^()\s]{1,20})\)")
 # - what falls short in a contrast (`TTT keeps reducing perplexity, while Mamba cannot`): a baseline.
+_CONTRASTED_WORDS = ("while", "whereas", "unlike")
 _CONTRASTED_FAILS = re.compile(r"\b(?:while|whereas|unlike) ((?:[a-z0-9-]+ ){0,2}[a-z0-9-]+) (?:cannot|can't|fails?|failed"
                                r"|does not|do not|did not|struggles?|breaks? down)\b")
 _ALSO_COMPARED = re.compile(r",? as well as ")
@@ -116,11 +126,12 @@ _BURDEN_NEEDED = re.compile(r"\b(?:additional|extra|separate|costly|expensive|ma
 #   `lifting the requirement of paired data`): the paper works without it.
 _NO_NEED = re.compile(r"\b(?:(?:remov|reduc|lessen|alleviat|circumvent|lift|sidestep|eas)[a-z]* (?:the |any )?"
                       r"|no (?:longer )?)(?:need|necessity|requirement) (?:for|of) (?:a |an |the )?")
+_FULL_STOP = re.compile(r"[.;!?](?:\s|$)")
 _NOUN_PHRASE_END = re.compile(r"[.,;:()]| (?:by|through|via|while|and|with|in|on|to|at|from|which|that|as)\b")
 
 
 def _to_full_stop(low: str, start: int) -> int:
-    end = re.compile(r"[.;!?](?:\s|$)").search(low, start)
+    end = _FULL_STOP.search(low, start)
     return end.start() if end else len(low)
 
 
@@ -133,6 +144,7 @@ def _noun_phrase(low: str, start: int) -> tuple[int, int]:
 # - what is already well understood, and through what (`The expressive power of MPNNs is well understood,
 #   primarily through techniques from graph isomorphism testing.`, `... are well understood for ReLU
 #   networks`): prior knowledge, to the sentence's end (not `not well understood`, `less well studied`).
+_WELL_KNOWN_WORDS = ("well understood", "well studied", "well established", "well characteri")
 _WELL_KNOWN = re.compile(r"(?<!not )(?<!less )(?<!poorly )\b(?:(?:reasonably|fairly|now|already|relatively) )?well"
                          r" (?:understood|studied|established|characteri[sz]ed)\b")
 # - who studies a thing and what worries it raises (`studied in the statistical physics
@@ -175,6 +187,9 @@ _PROBLEM_IN_FIELDS = re.compile(r"^[^.!?]{0,60}?\bin ((?:[a-z-]+ ){0,3}[a-z-]+ a
 _MET_IN = re.compile(r"\b(?:setting|scenario|situation|regime|problem)s? (?:that (?:is|are) )?(?:often |commonly "
                      r"|frequently |typically |naturally )?(?:encountered|found|arising|arises|arise|seen|common"
                      r"|prevalent|ubiquitous) in ")
+_MET_IN_WORDS = tuple(f"{word} in " for word in
+                      "encountered found arising arises arise seen common prevalent ubiquitous".split())
+_RANGE_WORDS = ("s from ", "s spanning ", "—", "–")  # (every noun of a range ends in `s`)
 _RANGE = re.compile(r"\b(?:tasks|applications|domains|problems|settings|areas|fields|scenarios|modalities|behaviou?rs"
                     r"|capabilities)(?: |\s?[—–]\s?)(?:from|spanning) ([^.;:]{1,80}? to [^.;:,—–]{1,60})")
 _SAME_AS = re.compile(r"\b(?:the )?same (?:[a-z0-9-]+ ){0,4}as (?!well\b)")
@@ -182,34 +197,53 @@ _SAME_AS = re.compile(r"\b(?:the )?same (?:[a-z0-9-]+ ){0,4}as (?!well\b)")
 #   properties from those of ViTs`), and the setting of a sentence the next one turns from (`In
 #   vision transformers, X is modeled. However, in LLMs, ...`): the contrast, not the topic.
 _DIFFERENT_FROM = re.compile(r"\b(?:differ(?:s|ent|ing)?|distinct) (?:[a-z-]+ ){0,2}from (?:those|that) of ")
+_TURNING_WORDS = ("however", "contrast", "yet")
 _TURNED_FROM = re.compile(r"(?:^|[.!?] )in ([^,.;:]{3,60}), [^.!?]*[.!?] (?:however|in contrast|by contrast|yet),? (?:in|for) (?!practice|reality|general|turn)")
+
+
+# The words each pattern needs, one of them at least (the patterns try several words at every
+# word): which are in the text is one pass of an Aho-Corasick automaton, not a substring test each.
+_GUARDS: dict[str, tuple[str, ...]] = {
+    "costly": _COSTLY_WORDS, "contrasted": _CONTRASTED_WORDS, "prospect": _PROSPECT_WORDS, "which": ("which",),
+    "concerns": _CONCERNS_WORDS, "suffers": ("suffer",), "and": (" and ",), "met in": _MET_IN_WORDS,
+    "range": _RANGE_WORDS, "parenthesis": (" (",), "list": (", ", " and "), "same": ("same ",),
+    "different": ("from those of ", "from that of "), "turning": _TURNING_WORDS,
+    "burden": ("requir", "nece", "demand", "need for"), "needed": (" needed", " required", " necessary"),
+    "well known": _WELL_KNOWN_WORDS, "no need": (" need", "requirement", "necessity")}
+
+
+@lru_cache(maxsize=1)
+def _guard_automaton() -> ahocorasick.Automaton:
+    automaton = ahocorasick.Automaton()
+    for word in {word for words in _GUARDS.values() for word in words}:
+        automaton.add_word(word, tuple(name for name, words in _GUARDS.items() if word in words))
+    automaton.make_automaton()
+    return automaton
 
 
 def _set_aside(low: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """(negated spans, evaluation spans) of the patterns above (a prospect is read as an example
     of where the work may lead, so as an evaluation); ``_clause_end`` is passed in by the caller."""
-    # (each pattern asked only where its words are: they try several words at every word)
-    costly = _COSTLY.finditer(low) if any(word in low for word in _COSTLY_WORDS) else ()
-    negated = [m.span(1) for m in (*costly, *_CONTRASTED_FAILS.finditer(low))]
-    evaluation = [(m.end(), m.end()) for m in _PROSPECT.finditer(low)]
-    evaluation += [(m.start() + 1, m.end() - 1) for m in _ASIDE.finditer(low)] if "which" in low else []
-    concerns = any(word in low for word in _CONCERNS_WORDS)
-    evaluation += _concern_spans(low) if concerns else []
+    found = {name for _, names in _guard_automaton().iter(low) for name in names}  # (each pattern asked only where its words are)
+    costly = _COSTLY.finditer(low) if "costly" in found else ()
+    contrasted = _CONTRASTED_FAILS.finditer(low) if "contrasted" in found else ()
+    negated = [m.span(1) for m in (*costly, *contrasted)]
+    evaluation = [(m.end(), m.end()) for m in _PROSPECT.finditer(low)] if "prospect" in found else []
+    evaluation += [(m.start() + 1, m.end() - 1) for m in _ASIDE.finditer(low)] if "which" in found else []
+    evaluation += _concern_spans(low) if "concerns" in found else []
     opening = _FIRST_STOP.search(low)  # (what the field suffers from in the opening sentence is the problem)
     evaluation += [_noun_phrase(low, m.end()) for m in _SUFFERS.finditer(low, opening.end() if opening else len(low))] \
-        if "suffer" in low else []
-    evaluation += [m.span(1) for m in _PROBLEM_IN_FIELDS.finditer(low)] if " and " in low else []
-    evaluation += [(m.end(), m.end()) for m in _MET_IN.finditer(low)] if " in " in low else []
-    evaluation += [m.span(1) for m in _RANGE.finditer(low)] if "from " in low or "spanning " in low else []
-    evaluation += [(m.start() + 1, m.end() - 1) for m in _NAMED_IN_PARENTHESES.finditer(low)] if ", " in low or " and " in low else []
-    negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)] if "same " in low else []
-    negated += [(m.end(), m.end()) for m in _DIFFERENT_FROM.finditer(low)] if "from " in low else []
-    negated += [m.span(1) for m in _TURNED_FROM.finditer(low)] if "in " in low else []
-    negated += [(m.end(), m.end()) for m in _BURDEN.finditer(low)] if "requir" in low or "nece" in low \
-        or "demand" in low or "need for" in low else []
-    negated += [m.span(1) for m in _BURDEN_NEEDED.finditer(low)] if " needed" in low or " required" in low \
-        or " necessary" in low else []
-    negated += [(m.end(), _to_full_stop(low, m.end())) for m in _WELL_KNOWN.finditer(low)] if "well " in low else []
-    negated += [_noun_phrase(low, m.end()) for m in _NO_NEED.finditer(low)] if " need" in low or "requirement" in low \
-        or "necessity" in low else []
+        if "suffers" in found else []
+    evaluation += [m.span(1) for m in _PROBLEM_IN_FIELDS.finditer(low)] if "and" in found else []
+    evaluation += [(m.end(), m.end()) for m in _MET_IN.finditer(low)] if "met in" in found else []
+    evaluation += [m.span(1) for m in _RANGE.finditer(low)] if "range" in found else []
+    evaluation += [(m.start() + 1, m.end() - 1) for m in _NAMED_IN_PARENTHESES.finditer(low)] \
+        if "parenthesis" in found and "list" in found else []
+    negated += [(m.end(), m.end()) for m in _SAME_AS.finditer(low)] if "same" in found else []
+    negated += [(m.end(), m.end()) for m in _DIFFERENT_FROM.finditer(low)] if "different" in found else []
+    negated += [m.span(1) for m in _TURNED_FROM.finditer(low)] if "turning" in found else []
+    negated += [(m.end(), m.end()) for m in _BURDEN.finditer(low)] if "burden" in found else []
+    negated += [m.span(1) for m in _BURDEN_NEEDED.finditer(low)] if "needed" in found else []
+    negated += [(m.end(), _to_full_stop(low, m.end())) for m in _WELL_KNOWN.finditer(low)] if "well known" in found else []
+    negated += [_noun_phrase(low, m.end()) for m in _NO_NEED.finditer(low)] if "no need" in found else []
     return negated, evaluation

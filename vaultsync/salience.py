@@ -9,7 +9,7 @@ import re
 from functools import lru_cache
 from typing import Iterable
 
-from .context import _ASCII_LOWER, JUDGED_KINDS, _occurrences, scoped_spans, NEGATED
+from .context import JUDGED_KINDS, _lowered, _occurrences, scoped_spans, NEGATED
 from .context_spans import _SENTENCE_START
 from .records import Extraction
 
@@ -29,10 +29,11 @@ def salient(text: str, extraction: Extraction, own: Iterable[str] = ()) -> Extra
     `comparable to X`) does not count: named there and once in passing is named in passing."""
     if not any(m.kind in JUDGED_KINDS and m.surfaces for m in extraction.concepts):
         return extraction
-    low = text.translate(_ASCII_LOWER)
+    low = _lowered(text)
     aside = scoped_spans(text)  # (what ``in_context`` read: cached)
     sentences: list[tuple[int, int]] = []  # (start, end) of each sentence: made when first needed
     telling: dict[int, bool] = {}  # sentence -> does it say what the paper is about
+    names: tuple[str, ...] | None = None  # the paper's own names (`RCA`): gathered when first needed
     kept = []
     for mention in extraction.concepts:
         if mention.kind not in JUDGED_KINDS or not mention.surfaces:
@@ -53,8 +54,10 @@ def salient(text: str, extraction: Extraction, own: Iterable[str] = ()) -> Extra
         says = telling.get(index)
         if says is None:
             start, end = sentences[index]
+            if names is None:
+                names = _own_names(extraction, own)
             says = telling[index] = index == 0 or _AUTHORS.search(low, start, end) is not None \
-                or _names_own(low, start, end, extraction, own)
+                or _names_own(low[start:end], names)
         if says:
             kept.append(mention)
     if len(kept) == len(extraction.concepts):
@@ -77,7 +80,7 @@ def _opens_with(text: str, low: str, surfaces: Iterable[str]) -> bool:
     """Does the opening sentence name one of ``surfaces`` (the paper is about it)?"""
     first = _SENTENCE_START.search(text)
     end = first.start() if first else len(low)
-    return any(next(_occurrences(low[:end], surface), None) is not None for surface in surfaces)
+    return any(_occurrences(low[:end], surface) for surface in surfaces)
 
 
 def _only_place(low: str, surfaces: Iterable[str], aside: bytes = b"") -> int | None:
@@ -94,9 +97,12 @@ def _only_place(low: str, surfaces: Iterable[str], aside: bytes = b"") -> int | 
     return place
 
 
-def _names_own(low: str, start: int, end: int, extraction: Extraction, own: Iterable[str]) -> bool:
-    """Does ``low[start:end]`` name the paper's own method (`RCA captures ...`)?"""
-    sentence = low[start:end]
-    names = (*own, *extraction.paper_aliases,
-             *(surface for m in extraction.concepts if m.kind == "acronym-coined" for surface in m.surfaces))
-    return any(name and next(_occurrences(sentence, name), None) is not None for name in names)
+def _own_names(extraction: Extraction, own: Iterable[str]) -> tuple[str, ...]:
+    """The paper's own names: ``own``, its aliases, the acronyms it coins (the same for every sentence)."""
+    return tuple(name for name in (*own, *extraction.paper_aliases, *(
+        surface for m in extraction.concepts if m.kind == "acronym-coined" for surface in m.surfaces)) if name)
+
+
+def _names_own(sentence: str, names: tuple[str, ...]) -> bool:
+    """Does ``sentence`` (in lower case) name one of the paper's own ``names`` (`RCA captures ...`)?"""
+    return any(_occurrences(sentence, name) for name in names)
