@@ -76,6 +76,7 @@ def _named_by_repository(text: str, candidates: list[_Candidate]) -> list[_Candi
     return [_Candidate(3, start, name, None, start + len(name))]
 
 
+@lru_cache(maxsize=65_536)  # the vocabulary's spellings recur in abstract after abstract (_known_spellings)
 def _fold(name: str) -> str:
     return _DASHES.sub("", name).casefold()
 
