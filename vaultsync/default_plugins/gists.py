@@ -151,7 +151,7 @@ def _paper_gist(text: str, low: str, bounds: list[tuple[int, int]], name: str, s
             return _gerund_of_base(purpose.group(2)) + gist[purpose.end() - 1:]
     for found in (lambda: _what_it_does(text, name, name_end, bounds), lambda: _noun_phrase_before(text, name, bounds),
                   lambda: _contribution_gist(text, name, bounds)):
-        gist = re.sub(rf"^the {re.escape(name)} ([a-z]+),? (?:which|that) ", r"a \1 that ", found())  # `the X layer, which`
+        gist = _head_for_name(found(), name)  # `the X layer, which`
         if gist and not says_where_the_code_is(gist) and name not in gist:  # (never `a new algorithm called X`)
             return gist
     return ""
@@ -174,6 +174,32 @@ def _contribution_gist(text: str, name: str, bounds: list[tuple[int, int]], whol
     return gist if title and _NOUN_PHRASE.match(gist) else ""
 
 
+_HEAD_WHICH = re.compile(r"([a-z]+),? (?:which|that) ")
+
+
+def _head_for_name(gist: str, name: str) -> str:
+    """`the X layer, which ...` -> `a layer that ...` (a literal prefix and one compiled pattern:
+    a pattern built around each name cost a compilation a paper)."""
+    prefix = f"the {name} "
+    head = _HEAD_WHICH.match(gist, len(prefix)) if gist.startswith(prefix) else None
+    return f"a {head.group(1)} that {gist[head.end():]}" if head else gist
+
+
+def _is_word(text: str, at: int) -> bool:
+    return 0 <= at < len(text) and (text[at].isalnum() or text[at] == "_")  # (the characters ``\w`` matches)
+
+
+def _has_phrase(text: str, phrase: str) -> bool:
+    """``re.search(rf"\b{re.escape(phrase)}\b", text)``, without compiling a pattern a phrase."""
+    at = text.find(phrase)
+    while at >= 0:
+        end = at + len(phrase)
+        if _is_word(text, at - 1) != _is_word(text, at) and _is_word(text, end - 1) != _is_word(text, end):
+            return True
+        at = text.find(phrase, at + 1)
+    return False
+
+
 def name_title(name: str, long: str | None, gist: str) -> str:
     """``Name — gist``, or ``Name — Long Form, a ...`` when the name is an acronym."""
     head = f"{name} — {long}" if long else name
@@ -181,7 +207,7 @@ def name_title(name: str, long: str | None, gist: str) -> str:
     if long and not re.match(r"(?:a|an|the|to|for) |[a-z]+ing ", tail):
         tail = ""
     named = re.split(r" (?:for|of|in|on|with|via|to) ", long or "", maxsplit=1)[0]
-    if len(named.split()) >= 3 and re.search(rf"\b{re.escape(named.casefold())}\b", tail.casefold()):
+    if len(named.split()) >= 3 and _has_phrase(tail.casefold(), named.casefold()):
         tail = ""  # `X — Temporal Shift module for SNNs, incorporating a Temporal Shift module ...` says it twice
     joiner = (" " if tail.startswith(("to ", "for ")) else ", ") if long else " — "  # `X — Long Form, leveraging ...`
     return head + joiner + tail if tail else head

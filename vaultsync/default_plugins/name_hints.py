@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Iterator, NamedTuple
 
 from ..records import Extraction
+from .long_forms import expands
 from .titles import _WORDS
 
 _DASHES = re.compile("[\\-\u2010\u2011]")
@@ -75,6 +76,7 @@ def _named_by_repository(text: str, candidates: list[_Candidate]) -> list[_Candi
     return [_Candidate(3, start, name, None, start + len(name))]
 
 
+@lru_cache(maxsize=65_536)  # the vocabulary's spellings recur in abstract after abstract (_known_spellings)
 def _fold(name: str) -> str:
     return _DASHES.sub("", name).casefold()
 
@@ -166,9 +168,10 @@ _PARADIGM_OF = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work)) (?:introduces?|pr
                           r"\(([A-Z][A-Za-z0-9]{1,8})\)")
 
 
-def _paradigm_of(text: str) -> Iterator[_Candidate]:
-    from .long_forms import expands
+_PARADIGM_WORDS = (" paradigm of ", " notion of ", " concept of ")  # one is in every match: the scan runs only then
 
-    for match in _PARADIGM_OF.finditer(text) if "(" in text else ():
+
+def _paradigm_of(text: str) -> Iterator[_Candidate]:
+    for match in _PARADIGM_OF.finditer(text) if "(" in text and any(map(text.__contains__, _PARADIGM_WORDS)) else ():
         if expands(match.group(1), match.group(2)):
             yield _Candidate(0, match.start(2), match.group(2), match.group(1), match.end())

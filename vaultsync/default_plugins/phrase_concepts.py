@@ -86,8 +86,9 @@ def rank_keyphrases(docs: list[str], k: int = 10) -> list[list[str]]:
 
 
 # Per surface: its concept key, or "" when it is no mention (no key, or generic phrasing).
-def phrase_mentions(text: str) -> list[ConceptMention]:
-    """One ``ConceptMention(kind="phrase")`` per non-generic candidate key in ``text``."""
+def phrase_mentions(text: str, leave_out: frozenset[str] = frozenset()) -> list[ConceptMention]:
+    """One ``ConceptMention(kind="phrase")`` per non-generic candidate key in ``text``, but the
+    keys in ``leave_out`` (a mention's key is its name's ``concept_key``)."""
     # One pass: per key, its first phrase's position and spelling; only keys written again (a
     # few per abstract) get their spellings counted (in text order). The score is
     # ``_salience``'s, computed the same way (keep the two in step).
@@ -107,6 +108,8 @@ def phrase_mentions(text: str) -> list[ConceptMention]:
     length = max(len(text), 1)
     mentions = []
     for key, (position, name) in first.items():
+        if key in leave_out:
+            continue
         counts = repeated.get(key) if repeated else None
         if counts is None:  # the usual case: written once
             tf, surfaces = 1, (name,)
@@ -141,10 +144,9 @@ def vaultsync_extract(abstract: Abstract, context: ExtractContext) -> Extraction
     """Report the abstract's non-generic noun phrases; the link stage promotes recurring ones."""
     if not context.options("phrases").get("enabled", True):
         return None
-    mentions = phrase_mentions(without_html(abstract.text))
-    if context.options("vocabulary").get("enabled", True) is not False:  # (else no sense check to leave it to)
-        ambiguous = _ambiguous_keys()
-        mentions = [m for m in mentions if concept_key(m.name) not in ambiguous]
+    # (with the vocabulary off, no sense check to leave an ambiguous name to)
+    ambiguous = _ambiguous_keys() if context.options("vocabulary").get("enabled", True) is not False else frozenset()
+    mentions = phrase_mentions(without_html(abstract.text), ambiguous)
     return Extraction(concepts=tuple(mentions)) if mentions else None
 
 
