@@ -52,9 +52,14 @@ def _shares(paper: Paper) -> tuple[str, ...]:
 
 def _related_line(name: str, shares: str) -> str:
     """`- [[Other paper]] — shares Offline RL, Flow Matching`: why the paper is listed."""
+    return f"- {link(name)} — shares {_escaped_shares(shares)}" if shares else f"- {link(name)}"
+
+
+@lru_cache(maxsize=65_536)  # a few concept lists recur in most related lines: escape each once
+def _escaped_shares(shares: str) -> str:
     from ..markdown import escape_markdown
 
-    return f"- {link(name)} — shares {escape_markdown(shares)}" if shares else f"- {link(name)}"
+    return escape_markdown(shares)
 
 
 def render_paper(paper: Paper, model: VaultModel) -> OutputFile:
