@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import math
 
-EXACT_SIZES = 64  # a corpus smaller than this is counted exactly (relinking it whole is cheap)
+EXACT_SIZES = 16  # a corpus smaller than this is counted exactly (relinking it whole is cheap)
 
 
 def size_band(papers: int) -> int:
     """The corpus size weights use: exact under ``EXACT_SIZES``, else rounded down to a power
-    of the square root of two (64, 90, 128, 181, 256, ...: at 20,000 papers the figure moves
+    of the square root of two (16, 22, 32, 45, 64, 90, ...: at 20,000 papers the figure moves
     at 23,170)."""
     if papers < EXACT_SIZES:
         return max(papers, 0)

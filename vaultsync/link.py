@@ -12,7 +12,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from itertools import chain
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .canonical import concept_key
 from .concept_index import UMBRELLA, Cluster, ConceptIndex, OwnNames, is_acronym
@@ -43,6 +43,9 @@ class LinkOptions:
     user_concepts: Mapping[str, str] = field(default_factory=dict)  # concept key -> stem of the user's note
     # papers' mentions -> keys of the phrases to promote (``vaultsync_promote_phrases``); None: none
     promote_phrases: Callable[[list[tuple[ConceptMention, ...]]], set[str] | None] | None = None
+    # the same rule stated paper by paper (``PhrasePromotion``), when the built-in rule is the only
+    # one: a ``Linker`` then promotes again only for the papers a change touches
+    paper_promotions: Any = None
 
 
 def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options: LinkOptions = LinkOptions()

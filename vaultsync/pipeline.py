@@ -18,7 +18,6 @@ import gc
 import logging
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
@@ -26,8 +25,9 @@ import pluggy
 
 from .code_signature import code_signature
 from .extract import Extracted, extract_all
-from .link import LinkOptions, link, link_additions, prepare_additions
-from .plugins import LazyPlugins, call_safely, promoted_phrases
+from .link import LinkOptions, link_additions, prepare_additions
+from .linker import Linker
+from .plugins import LazyPlugins, call_safely, promotion_options
 from .progress import StageTimer
 from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_signature
 from .records import Abstract, DeferredNote, ExtractContext, OutputFile, Seed, SyncReport, VaultModel, frozen_mapping
@@ -77,6 +77,7 @@ class Exporter:
         self._taught: tuple = ()
         self._code: str | None = None  # the stat signature of vaultsync's and the plugins' code
         self._model: VaultModel | None = None  # what the last full run linked
+        self._linker = Linker()  # ... and how (a watcher's next run links only what changed)
         self._primed = False  # the extractors have run in this process
         self._remembering = False  # this exporter keeps abstracts' Markdown in memory
         self._previewed: SyncReport | None = None  # what previews wrote since the last run
@@ -382,10 +383,11 @@ class Exporter:
         for stale in set(self._extracted) - live:
             del self._extracted[stale]
         self._step("link")
-        options = LinkOptions(snapshot.names, snapshot.deleted, snapshot.user_concepts,
-                              promote_phrases=partial(promoted_phrases, self.pm))
+        options = LinkOptions(snapshot.names, snapshot.deleted, snapshot.user_concepts, **promotion_options(self.pm))
         with self.speedups.collector_for("link"):  # what it builds stays alive
-            model = link(abstracts, extracted, options)
+            model = self._linker.link(abstracts, extracted, options)
+        if not self.remember or self.options.dry_run:  # (a dry run's model is not the vault's)
+            self._linker = Linker()
         self._model = None if self.options.dry_run else model
         if not self.remember:  # a one-shot export previews nothing: the index it would use goes
             model.caches.pop("relatedness", None)

@@ -288,3 +288,20 @@ def promoted_phrases(pm: pluggy.PluginManager, mentions: list[tuple]) -> set[str
     for failure in outcome.failures:
         logger.warning("%s", failure)
     return outcome.result
+
+
+def promotion_options(pm: pluggy.PluginManager) -> dict[str, Any]:
+    """How the link stage promotes phrases with these plugins (``LinkOptions`` fields): the
+    plugins' answer to ``vaultsync_promote_phrases`` over the whole corpus, or -- when the only
+    answer is the built-in one, which states its rule paper by paper (``per_paper``) -- that
+    rule, so that a linker promotes again only for the papers a change touches. The same
+    objects for the same plugins (a linker starts over when the rule changes)."""
+    cached = getattr(pm, "_vaultsync_promotion", None)
+    if cached is None:
+        from functools import partial
+
+        impls = pm.hook.vaultsync_promote_phrases.get_hookimpls()
+        per_paper = getattr(impls[0].function, "per_paper", None) if len(impls) == 1 else None
+        cached = {"promote_phrases": partial(promoted_phrases, pm), "paper_promotions": per_paper}
+        pm._vaultsync_promotion = cached
+    return cached
