@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from itertools import chain
 from typing import Callable, Iterable, Mapping, Sequence
 
+from .bands import count_band, size_band
 from .canonical import concept_key
 from .concept_index import UMBRELLA, Cluster, ConceptIndex, OwnNames, is_acronym
 from .extract import Extracted
@@ -322,7 +323,8 @@ class _Specificity(dict):
         self.shared, self.doc_freq, self.total = shared, doc_freq, total
 
     def __missing__(self, key: str) -> float:
-        idf = math.log((1 + self.total) / (1 + self.doc_freq[key])) + 1
+        # banded (issue 22): one new paper rarely moves another paper's weights
+        idf = math.log((1 + size_band(self.total)) / (1 + count_band(self.doc_freq[key]))) + 1
         value = self[key] = idf * (1 + 0.15 * len(key.split())) * (1.5 if self.shared[key].canonical else 1.0)
         return value
 
@@ -331,12 +333,12 @@ def broad_concepts(broader: Mapping[str, Sequence[str]], doc_freq: Mapping[str, 
     """The concepts too broad to say what a paper is about: the broader concept of three or more
     concepts of the corpus (`Reinforcement Learning` over `Offline RL`, `RLHF`, ...), an umbrella
     term (`Fine-Tuning`, `Benchmarks`), or a hub mentioned by more than a tenth of the papers (and
-    at least 20). They keep their notes, reached through the narrower concepts' `broader` links."""
+    at least 20; the corpus size banded, ``bands.size_band``). They keep their notes, reached through the narrower concepts' `broader` links."""
     narrower: dict[str, int] = defaultdict(int)
     for uppers in broader.values():
         for upper in uppers:
             narrower[upper] += 1
-    hub = max(20, total // 10)
+    hub = max(20, size_band(total) // 10)  # (the exact doc_freq against a banded bar)
     return frozenset(key for key in doc_freq if key in UMBRELLA or narrower.get(key, 0) >= BROAD_NARROWER
                      or doc_freq[key] > hub)
 
