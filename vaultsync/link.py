@@ -157,7 +157,7 @@ def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options:
             papers=tuple(mentioned_by.get(key, ())),
             user_note=key in options.user_concepts,
         ))
-    concepts.sort(key=lambda c: c.name.casefold())
+    concepts.sort(key=lambda c: (c.name.casefold(), c.name))
     model = VaultModel(
         papers=tuple(papers),
         concepts=tuple(concepts),
@@ -295,7 +295,7 @@ def _name_concepts(shared: dict[str, Cluster], registry: NameRegistry, existing:
 def _broader_links(shared: dict[str, Cluster], names: dict[str, str]) -> dict[str, list[str]]:
     """`Offline Reinforcement Learning` -> `Reinforcement Learning`: the longest concept key this
     key ends with, plus the broader concepts the vocabulary states (when they have notes)."""
-    by_name_key = {concept_key(names[k]): k for k in shared}
+    by_name_key = {concept_key(names[k]): k for k in sorted(shared)}
     links: dict[str, list[str]] = {}
     for key, cluster in shared.items():
         words = key.split()
@@ -305,7 +305,7 @@ def _broader_links(shared: dict[str, Cluster], names: dict[str, str]) -> dict[st
             if suffix in shared and suffix != key and not is_acronym(names[suffix]):
                 uppers.append(suffix)
                 break
-        for name in cluster.broader:
+        for name in sorted(cluster.broader, key=lambda n: (n.casefold(), n)):  # (not in order of papers)
             upper = by_name_key.get(concept_key(name)) or (concept_key(name) if concept_key(name) in shared else None)
             if upper and upper != key and upper not in uppers:
                 uppers.append(upper)
@@ -378,7 +378,7 @@ def _paper_aliases(paper_id: str, facts: Extracted, index: ConceptIndex, shared)
         cluster = index.clusters[key]
         if not cluster.kinds.get("acronym-coined"):
             continue
-        for name in (*cluster.aliases, cluster.name):
+        for name in (*sorted(cluster.aliases, key=lambda a: (a.casefold(), a)), cluster.name):
             aliases.setdefault(name, None)
     return tuple(a for a in aliases if a != facts.name.title)
 
@@ -387,11 +387,12 @@ def _concept_aliases(cluster: Cluster, name: str) -> tuple[str, ...]:
     """Acronyms, spelling variants and singular/plural forms, without repeats of the name."""
     seen = {name.casefold()}
     aliases = []
-    # each spelling once, in order of first appearance (a concept of 200 papers is spelled the
-    # same way in most of them; a repeat would change nothing below)
-    candidates = dict.fromkeys(chain(cluster.aliases, cluster.names, *cluster.surfaces.values()))
-    for alias in candidates:
-        alias = " ".join(alias.split())
+    # each spelling once (a concept of 200 papers is spelled the same way in most of them; a
+    # repeat would change nothing below), in sorted order: of two spellings alike but for case,
+    # the first in that order is kept, whatever the order of papers
+    candidates = {" ".join(alias.split()) for alias in chain(cluster.aliases, cluster.names,
+                                                             *cluster.surfaces.values())}
+    for alias in sorted(candidates, key=lambda a: (a.casefold(), a)):
         if alias and alias.casefold() not in seen and "[[" not in alias and "|" not in alias:
             seen.add(alias.casefold())
             aliases.append(alias)
