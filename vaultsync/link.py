@@ -388,11 +388,12 @@ def _concept_aliases(cluster: Cluster, name: str) -> tuple[str, ...]:
     seen = {name.casefold()}
     aliases = []
     # each spelling once (a concept of 200 papers is spelled the same way in most of them; a
-    # repeat would change nothing below), in sorted order: of spellings alike but for case, the
-    # one with the fewest capitals (as prose writes it) is kept, whatever the order of papers
+    # repeat would change nothing below), in sorted order: of spellings alike but for case, an
+    # acronym (`NeSy`) or else the one with the fewest capitals (as prose writes it) is kept,
+    # whatever the order of papers
     candidates = {" ".join(alias.split()) for alias in chain(cluster.aliases, cluster.names,
                                                              *cluster.surfaces.values())}
-    for alias in sorted(candidates, key=lambda a: (a.casefold(), sum(map(str.isupper, a)), a)):
+    for alias in sorted(candidates, key=lambda a: (a.casefold(), not is_acronym(a), sum(map(str.isupper, a)), a)):
         if alias and alias.casefold() not in seen and "[[" not in alias and "|" not in alias:
             seen.add(alias.casefold())
             aliases.append(alias)
