@@ -169,8 +169,9 @@ class ConceptIndex:
 
     def build(self, papers: Iterable[tuple[str, Sequence[ConceptMention]]],
               promoted_phrases: set[str] | None = None) -> "ConceptIndex":
-        """Fold a whole corpus in: first what the vocabulary says about spellings (so the order
-        of papers never matters), then every paper's mentions.
+        """Fold a whole corpus in: first what the vocabulary says about spellings and which
+        acronyms' long forms join its concepts (so the order of papers never matters), then
+        every paper's mentions.
 
         With ``promoted_phrases``, a phrase mention counts only when corpus statistics promoted
         it or it names a concept other evidence found: the other phrases (most of them) could
