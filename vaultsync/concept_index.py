@@ -67,7 +67,7 @@ class Cluster:
         cached = self._name
         if cached is None or cached[0] != self.spellings_seen:
             best = max(self.names.items(), key=lambda item: (item[1], _well_formed(item[0]),
-                                                             _field_number(item[0]), -len(item[0])))[0]
+                                                             _field_number(item[0]), -len(item[0]), item[0]))[0]
             cached = self._name = (self.spellings_seen, title_case(best))
         return cached[1]
 
@@ -75,10 +75,9 @@ class Cluster:
         """One mention of this concept, of ``kind``, in paper ``paper_id``. (Every mention of
         the corpus passes here. The ordered sets -- aliases, broader, surfaces -- hold None
         only, so setting a key is adding it if new.)"""
-        if mention.canonical and not self.canonical:
-            self.canonical = mention.name
-        if kind != "vocabulary" or not self.names:
-            self.saw(mention.name)
+        if mention.canonical and (not self.canonical or _before(mention.name, self.canonical)):
+            self.canonical = mention.name  # the smallest of the vocabulary's names (order-free)
+        self.saw(mention.name)
         if mention.aliases:
             for alias in mention.aliases:
                 self.aliases[alias] = None
@@ -148,6 +147,11 @@ def _by_kind(mentions: Sequence[ConceptMention]) -> tuple[list, list, list]:
     return vocabulary, acronyms, [m for m in mentions if m.kind != "vocabulary" and not m.kind.startswith("acronym")]
 
 
+def _before(a: str, b: str) -> bool:
+    """``a`` sorts before ``b``: case-folded, then as written (the order-free tie-breaker)."""
+    return (a.casefold(), a) < (b.casefold(), b)
+
+
 def _well_formed(text: str) -> int:
     return int(not text.isupper()) + int("-" not in text) + int(not text.islower())
 
@@ -165,8 +169,9 @@ class ConceptIndex:
 
     def build(self, papers: Iterable[tuple[str, Sequence[ConceptMention]]],
               promoted_phrases: set[str] | None = None) -> "ConceptIndex":
-        """Fold a whole corpus in: first what the vocabulary says about spellings (so the order
-        of papers never matters), then every paper's mentions.
+        """Fold a whole corpus in: first what the vocabulary says about spellings and which
+        acronyms' long forms join its concepts (so the order of papers never matters), then
+        every paper's mentions.
 
         With ``promoted_phrases``, a phrase mention counts only when corpus statistics promoted
         it or it names a concept other evidence found: the other phrases (most of them) could
@@ -174,6 +179,7 @@ class ConceptIndex:
         papers = list(papers)
         if promoted_phrases is None:
             self._learn_all_aliases(m for _, mentions in papers for m in mentions if m.kind == "vocabulary")
+            self._learn_acronym_aliases([m for _, mentions in papers for m in mentions])
             for paper_id, mentions in papers:
                 self.add_paper(paper_id, mentions)
             return self
@@ -181,6 +187,7 @@ class ConceptIndex:
         # looked for among these
         firsts = [(paper_id, [m for m in mentions if m.kind != "phrase"]) for paper_id, mentions in papers]
         self._learn_all_aliases(m for _, mentions in firsts for m in mentions if m.kind == "vocabulary")
+        self._learn_acronym_aliases([m for _, mentions in firsts for m in mentions])
         for paper_id, mentions in firsts:
             self.add_paper(paper_id, mentions)
         del firsts
@@ -216,9 +223,29 @@ class ConceptIndex:
         for alias in mention.aliases:
             candidate = self._alias_keys.get(concept_key(alias))
             if candidate and _overlap(key, self._alias_words.get(candidate, set())) >= 0.5:
-                self._alias_keys.setdefault(key, candidate)
                 return candidate
         return None
+
+    def _learn_acronym_aliases(self, mentions: Sequence[ConceptMention]) -> None:
+        """Before any paper is folded (so the order of papers never matters): the long form of
+        an acronym definition becomes an alias of the concept its acronym names in the
+        vocabulary (``_acronym_target``, through the vocabulary's aliases alone) -- when every
+        definition spelled so agrees on one concept, and the long form is no alias the
+        vocabulary knows and no vocabulary concept's own key (two candidates: no alias)."""
+        vocabulary_keys = {concept_key(m.name) for m in mentions if m.kind == "vocabulary"}
+        found: dict[str, str | None] = {}
+        for mention in mentions:
+            if not mention.kind.startswith("acronym"):
+                continue
+            key = concept_key(mention.name)
+            if key in self._alias_keys or key in vocabulary_keys:
+                continue
+            candidate = self._acronym_target(mention, key)
+            if candidate and candidate != key:
+                known = found.setdefault(key, candidate)
+                if known != candidate:
+                    found[key] = None
+        self._alias_keys.update({key: target for key, target in found.items() if target})
 
     def _learn_all_aliases(self, mentions: Iterable[ConceptMention]) -> None:
         """``_learn_aliases`` of each vocabulary mention, once per spelling (name and aliases): a
@@ -264,10 +291,7 @@ class ConceptIndex:
                     # a bare acronym this abstract defines means what the abstract says it means
                     mention = mention._replace(name=defined[key], aliases=(mention.name,))
                     key = concept_key(mention.name)
-                target = self._alias_target(key, mention.name)
-                if target is None and kind.startswith("acronym") and key not in clusters:
-                    target = self._acronym_target(mention, key)
-                key = target or key
+                key = self._alias_target(key, mention.name) or key
             cluster = clusters.get(key)
             if cluster is None:
                 cluster = clusters[key] = Cluster(key)
@@ -350,5 +374,9 @@ class ConceptIndex:
         cluster = self.clusters.get(key)
         if cluster is None:
             cluster = self.clusters[key] = Cluster(key, canonical=name)
+            cluster.saw(name)
+        elif not cluster.papers and name not in cluster.names:  # a concept only broader names made:
+            if _before(name, cluster.canonical):  # named by the smallest of them, each spelling once
+                cluster.canonical = name
             cluster.saw(name)
         return cluster

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from itertools import chain
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from .bands import count_band, size_band
 from .canonical import concept_key
 from .concept_index import UMBRELLA, Cluster, ConceptIndex, OwnNames, is_acronym
 from .extract import Extracted
@@ -159,7 +160,7 @@ def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options:
             papers=tuple(mentioned_by.get(key, ())),
             user_note=key in options.user_concepts,
         ))
-    concepts.sort(key=lambda c: c.name.casefold())
+    concepts.sort(key=lambda c: (c.name.casefold(), c.name))
     model = VaultModel(
         papers=tuple(papers),
         concepts=tuple(concepts),
@@ -297,7 +298,7 @@ def _name_concepts(shared: dict[str, Cluster], registry: NameRegistry, existing:
 def _broader_links(shared: dict[str, Cluster], names: dict[str, str]) -> dict[str, list[str]]:
     """`Offline Reinforcement Learning` -> `Reinforcement Learning`: the longest concept key this
     key ends with, plus the broader concepts the vocabulary states (when they have notes)."""
-    by_name_key = {concept_key(names[k]): k for k in shared}
+    by_name_key = {concept_key(names[k]): k for k in sorted(shared)}
     links: dict[str, list[str]] = {}
     for key, cluster in shared.items():
         words = key.split()
@@ -307,7 +308,7 @@ def _broader_links(shared: dict[str, Cluster], names: dict[str, str]) -> dict[st
             if suffix in shared and suffix != key and not is_acronym(names[suffix]):
                 uppers.append(suffix)
                 break
-        for name in cluster.broader:
+        for name in sorted(cluster.broader, key=lambda n: (n.casefold(), n)):  # (not in order of papers)
             upper = by_name_key.get(concept_key(name)) or (concept_key(name) if concept_key(name) in shared else None)
             if upper and upper != key and upper not in uppers:
                 uppers.append(upper)
@@ -325,7 +326,8 @@ class _Specificity(dict):
         self.shared, self.doc_freq, self.total = shared, doc_freq, total
 
     def __missing__(self, key: str) -> float:
-        idf = math.log((1 + self.total) / (1 + self.doc_freq[key])) + 1
+        # banded (issue 22): one new paper rarely moves another paper's weights
+        idf = math.log((1 + size_band(self.total)) / (1 + count_band(self.doc_freq[key]))) + 1
         value = self[key] = idf * (1 + 0.15 * len(key.split())) * (1.5 if self.shared[key].canonical else 1.0)
         return value
 
@@ -334,12 +336,12 @@ def broad_concepts(broader: Mapping[str, Sequence[str]], doc_freq: Mapping[str, 
     """The concepts too broad to say what a paper is about: the broader concept of three or more
     concepts of the corpus (`Reinforcement Learning` over `Offline RL`, `RLHF`, ...), an umbrella
     term (`Fine-Tuning`, `Benchmarks`), or a hub mentioned by more than a tenth of the papers (and
-    at least 20). They keep their notes, reached through the narrower concepts' `broader` links."""
+    at least 20; the corpus size banded, ``bands.size_band``). They keep their notes, reached through the narrower concepts' `broader` links."""
     narrower: dict[str, int] = defaultdict(int)
     for uppers in broader.values():
         for upper in uppers:
             narrower[upper] += 1
-    hub = max(20, total // 10)
+    hub = max(20, size_band(total) // 10)  # (the exact doc_freq against a banded bar)
     return frozenset(key for key in doc_freq if key in UMBRELLA or narrower.get(key, 0) >= BROAD_NARROWER
                      or doc_freq[key] > hub)
 
@@ -379,7 +381,7 @@ def _paper_aliases(paper_id: str, facts: Extracted, index: ConceptIndex, shared)
         cluster = index.clusters[key]
         if not cluster.kinds.get("acronym-coined"):
             continue
-        for name in (*cluster.aliases, cluster.name):
+        for name in (*sorted(cluster.aliases, key=lambda a: (a.casefold(), a)), cluster.name):
             aliases.setdefault(name, None)
     return tuple(a for a in aliases if a != facts.name.title)
 
@@ -388,11 +390,13 @@ def _concept_aliases(cluster: Cluster, name: str) -> tuple[str, ...]:
     """Acronyms, spelling variants and singular/plural forms, without repeats of the name."""
     seen = {name.casefold()}
     aliases = []
-    # each spelling once, in order of first appearance (a concept of 200 papers is spelled the
-    # same way in most of them; a repeat would change nothing below)
-    candidates = dict.fromkeys(chain(cluster.aliases, cluster.names, *cluster.surfaces.values()))
-    for alias in candidates:
-        alias = " ".join(alias.split())
+    # each spelling once (a concept of 200 papers is spelled the same way in most of them; a
+    # repeat would change nothing below), in sorted order: of spellings alike but for case, an
+    # acronym (`NeSy`) or else the one with the fewest capitals (as prose writes it) is kept,
+    # whatever the order of papers
+    candidates = {" ".join(alias.split()) for alias in chain(cluster.aliases, cluster.names,
+                                                             *cluster.surfaces.values())}
+    for alias in sorted(candidates, key=lambda a: (a.casefold(), not is_acronym(a), sum(map(str.isupper, a)), a)):
         if alias and alias.casefold() not in seen and "[[" not in alias and "|" not in alias:
             seen.add(alias.casefold())
             aliases.append(alias)

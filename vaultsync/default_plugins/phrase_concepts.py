@@ -10,6 +10,7 @@ from collections import Counter
 from itertools import chain
 from typing import Sequence
 
+from ..bands import count_band, size_band
 from ..canonical import concept_key
 from ..generic import is_generic
 from ..hookspecs import hookimpl
@@ -174,6 +175,7 @@ def promote_phrases(
     concepts), is among the ``top_k`` of some paper by salience x idf, occurs in at least
     ``min_df`` papers (never fewer than two: a concept of one paper links nothing), is not
     generic, and (in corpora of ten papers or more) occurs in at most ``max_df_ratio`` of them.
+    The corpus size and the counts idf and ``max_df`` read are banded (``bands``, issue 22).
     """
     min_df = max(2, min_df)
     n_docs = len(doc_phrases)
@@ -182,10 +184,13 @@ def promote_phrases(
     keyed = [{concept_key(m.name): m for m in mentions if m.kind == "phrase"} for mentions in doc_phrases]
     df: Counter = Counter(chain.from_iterable(keyed))
     df.pop("", None)  # no key: never a concept
-    max_df = max_df_ratio * n_docs if n_docs >= 10 else math.inf
+    # corpus size and counts banded (issue 22): one new paper rarely moves another's weights;
+    # ``min_df`` is tested on the exact count
+    band = size_band(n_docs)
+    max_df = max_df_ratio * band if n_docs >= 10 else math.inf
     # the phrases frequent enough, and not too frequent, to be promoted: most phrases occur in
     # one paper only, so testing these first (in C, below) skips most of the work
-    idf = {key: math.log((1 + n_docs) / (1 + count)) + 1.0 for key, count in df.items()
+    idf = {key: math.log((1 + band) / (1 + count_band(count))) + 1.0 for key, count in df.items()
            if min_df <= count <= max_df}
     promoted: set[str] = set()
     names_ok: dict[str, bool] = {}  # name -> two words or more, and not generic (names recur)
