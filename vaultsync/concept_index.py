@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from .canonical import concept_key, title_case
 from .generic import is_generic, names_a_thing
@@ -189,21 +189,12 @@ class ConceptIndex:
         self._learn_all_aliases(m for _, mentions in firsts for m in mentions if m.kind == "vocabulary")
         self._learn_acronym_aliases([m for _, mentions in firsts for m in mentions])
         for paper_id, mentions in firsts:
-            self.add_paper(paper_id, mentions)
+            self.apply(paper_id, self.fold_firsts(paper_id, mentions))
         del firsts
-        # a phrase counts when promoted or when it names a concept found so far (asked of every
-        # phrase mention, 25 an abstract: inlined)
-        clusters, alias_target = self.clusters, self._alias_keys.get
         for paper_id, mentions in papers:
-            phrases, keys = [], []  # (two lists, not a list of pairs: no pair to make for each)
-            for mention in mentions:
-                if mention.kind == "phrase":
-                    key = concept_key(mention.name)
-                    if key in promoted_phrases or key in clusters or alias_target(key) is not None:
-                        phrases.append(mention)
-                        keys.append(key)
-            if phrases:  # (the first pass gave every paper its entries)
-                self._add_phrases(paper_id, phrases, keys)
+            folded = self.fold_phrases(paper_id, mentions, promoted_phrases)
+            if folded:  # (the first pass gave every paper its entries)
+                self.apply(paper_id, folded)
         return self
 
     def _alias_target(self, key: str, name: str) -> str | None:
@@ -273,13 +264,17 @@ class ConceptIndex:
                 words.update(alias_key.split())
 
     def add_paper(self, paper_id: str, mentions: Sequence[ConceptMention]) -> None:
-        """Fold one paper's mentions in: vocabulary first, then acronym definitions, then the rest.
-        (The paper's keys are an ordered set: they hold None only.)"""
+        """Fold one paper's mentions in: vocabulary first, then acronym definitions, then the rest."""
+        self.apply(paper_id, self.fold_firsts(paper_id, mentions))
+
+    def fold_firsts(self, paper_id: str, mentions: Sequence[ConceptMention]) -> list[tuple[str, ConceptMention, str]]:
+        """Where one paper's mentions fold, in order (vocabulary first, then acronym definitions,
+        then the rest): (cluster key, the mention as it counts, its kind). Remembers the acronyms
+        the paper defines (``fold_phrases`` reads them); changes no cluster (``apply`` does)."""
         vocabulary, acronyms, rest = _by_kind(mentions)
-        keys = self.paper_keys.setdefault(paper_id, {})
-        defined = self._defined.setdefault(paper_id, {})
-        defined.update({concept_key(alias): m.name for m in acronyms for alias in m.aliases if is_acronym(alias)})
-        clusters = self.clusters
+        defined = self._defined[paper_id] = {concept_key(alias): m.name for m in acronyms for alias in m.aliases
+                                             if is_acronym(alias)}
+        folded = []
         for mention in (vocabulary + acronyms + rest if vocabulary or acronyms else rest):
             kind = mention.kind
             key = concept_key(mention.name)
@@ -292,31 +287,49 @@ class ConceptIndex:
                     mention = mention._replace(name=defined[key], aliases=(mention.name,))
                     key = concept_key(mention.name)
                 key = self._alias_target(key, mention.name) or key
-            cluster = clusters.get(key)
-            if cluster is None:
-                cluster = clusters[key] = Cluster(key)
-            keys[cluster.key] = None
-            cluster.add(paper_id, mention, kind)
+            folded.append((key, mention, kind))
+        return folded
 
-    def _add_phrases(self, paper_id: str, phrases: list[ConceptMention], phrase_keys: list[str]) -> None:
-        """``add_paper`` of phrase mentions only (with their concept keys), for ``build``'s
-        second pass: a third of a million mentions at 20,000 papers, so only the steps
-        ``add_paper`` takes for a phrase (no vocabulary or acronym definition to order first,
-        none to define; the paper has its entries)."""
-        keys = self.paper_keys[paper_id]
-        defined = self._defined[paper_id]
-        clusters, alias_target = self.clusters, self._alias_keys.get
-        for mention, key in zip(phrases, phrase_keys):
+    def phrase_counts(self, key: str, promoted_phrases: set[str]) -> bool:
+        """A phrase mention keyed ``key`` counts when corpus statistics promoted it or it names a
+        concept other evidence found (the clusters folded so far: ``fold_firsts``'s)."""
+        return key in promoted_phrases or key in self.clusters or self._alias_keys.get(key) is not None
+
+    def fold_phrases(self, paper_id: str, mentions: Sequence[ConceptMention], promoted_phrases: set[str],
+                     counts: Callable[[str], bool] | None = None) -> list[tuple[str, ConceptMention, str]]:
+        """``fold_firsts`` of the paper's phrase mentions that count (``phrase_counts``, or
+        ``counts``): a third of a million mentions at 20,000 papers, so only the steps a phrase
+        needs (no vocabulary or acronym definition to order first; ``fold_firsts`` ran)."""
+        defined = self._defined.get(paper_id)
+        clusters, alias_target, acronyms = self.clusters, self._alias_keys.get, self._acronyms
+        folded = []
+        for mention in mentions:
+            if mention.kind != "phrase":
+                continue
+            key = concept_key(mention.name)
+            # (``phrase_counts``, inlined: asked of every phrase mention, 25 an abstract)
+            if not (counts(key) if counts is not None else
+                    key in promoted_phrases or key in clusters or alias_target(key) is not None):
+                continue
             if defined and key in defined:
                 # a bare acronym this abstract defines means what the abstract says it means
                 mention = mention._replace(name=defined[key], aliases=(mention.name,))
                 key = concept_key(mention.name)
-            key = (alias_target(key) if key not in self._acronyms else self._alias_target(key, mention.name)) or key
+            key = (alias_target(key) if key not in acronyms else self._alias_target(key, mention.name)) or key
+            folded.append((key, mention, "phrase"))
+        return folded
+
+    def apply(self, paper_id: str, folded: Iterable[tuple[str, ConceptMention, str]]) -> None:
+        """Add a paper's folded mentions to their clusters (made when new). (The paper's keys are
+        an ordered set: they hold None only.)"""
+        keys = self.paper_keys.setdefault(paper_id, {})
+        clusters = self.clusters
+        for key, mention, kind in folded:
             cluster = clusters.get(key)
             if cluster is None:
                 cluster = clusters[key] = Cluster(key)
             keys[key] = None
-            cluster.add(paper_id, mention, "phrase")
+            cluster.add(paper_id, mention, kind)
 
     def is_shared_concept(self, cluster: Cluster, promoted_phrases: set[str], own_names: "OwnNames") -> bool:
         """Does this cluster deserve a shared concept note?

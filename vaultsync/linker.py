@@ -30,7 +30,8 @@ from typing import Sequence
 
 from .bands import size_band
 from .canonical import concept_key
-from .concept_index import Cluster, ConceptIndex, OwnNames
+from .concept_fold import FoldedConcepts
+from .concept_index import Cluster, OwnNames
 from .extract import Extracted
 from .link import (LinkOptions, _broader_links, _concept_aliases, _found_by_phrases_only, _paper_aliases,
                    _paper_concept_keys, _paper_fields, _Specificity, broad_concepts, collection_id, concept_id)
@@ -177,12 +178,18 @@ class Linker:
         deleted, user = options.deleted_ids, options.user_concepts
         shared = {key: clusters[key] for key, yes in self.decided.items()
                   if yes and (key in user or concept_id(key) not in deleted)}
+        self.fold.begin_broader()
         for cluster in list(shared.values()):
             for name in cluster.broader:
                 upper = self.fold.broader_cluster(name)
                 if upper.key not in shared and concept_id(upper.key) not in deleted \
                         and self.fold.index.is_shared_concept(upper, self.promoted, own):
                     shared[upper.key] = upper
+        for key, cluster in shared.items():  # a broader concept only the vocabulary names: the same as before?
+            old = self.shared.get(key)
+            if not cluster.papers and old is not None and not old.papers and old.canonical == cluster.canonical \
+                    and old.names == cluster.names:
+                shared[key] = old
         status = shared.keys() ^ self.shared.keys()
         status.update(key for key, cluster in shared.items() if self.shared.get(key) is not cluster)
         self.shared = shared
@@ -306,7 +313,7 @@ class Linker:
                 user_note=key in options.user_concepts))
         for key in set(self.aliases) - emitted:
             del self.aliases[key]
-        concepts.sort(key=lambda c: c.name.casefold())
+        concepts.sort(key=lambda c: (c.name.casefold(), c.name))
         return tuple(concepts)
 
     def _collections(self, options: LinkOptions) -> tuple[CollectionInfo, ...]:
@@ -324,41 +331,6 @@ class Linker:
                 stem = self.given[cid] = self.registry.claim(safe_note_name(name))
             infos.append(CollectionInfo(stem, first[name], tuple(members[name])))
         return tuple(infos)
-
-
-class FoldedConcepts:
-    """The corpus's concept clusters (``ConceptIndex``), kept as papers come and go.
-
-    (First version: folds the whole corpus again at each update, and says every cluster and
-    paper was touched.)"""
-
-    def __init__(self) -> None:
-        self.index = ConceptIndex()
-        self.mentions: dict[str, tuple] = {}
-        self._broader: dict[str, Cluster] = {}
-
-    @property
-    def clusters(self) -> dict[str, Cluster]:
-        return self.index.clusters
-
-    def update(self, added, removed, promoted, promoted_changed) -> tuple[set[str], set[str]]:
-        for pid in removed:
-            self.mentions.pop(pid, None)
-        self.mentions.update(added)
-        before = set(self.index.clusters)
-        self.index = ConceptIndex().build(self.mentions.items(), set(promoted))
-        self._broader = {}
-        return before | set(self.index.clusters), set(self.mentions)
-
-    def broader_cluster(self, name: str) -> Cluster:
-        """The cluster of a broader concept a vocabulary names: the corpus's, else one of its own."""
-        key = concept_key(name)
-        key = self.index._alias_keys.get(key) or key
-        cluster = self.index.clusters.get(key) or self._broader.get(key)
-        if cluster is None:
-            cluster = self._broader[key] = Cluster(key, canonical=name)
-            cluster.saw(name)
-        return cluster
 
 
 class FullRelated:
