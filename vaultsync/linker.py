@@ -52,6 +52,13 @@ class Linker:
         self.order: list[str] = []
         self.promoter: object = None
         self.promoted: set[str] = set()
+        # phrase promotion paper by paper: each paper's phrases, how many papers have each, what
+        # each paper promotes, how many papers promote each
+        self.phrases: dict[str, dict] = {}
+        self.phrase_df: Counter = Counter()
+        self.phrase_papers: dict[str, set[str]] = defaultdict(set)
+        self.tops: dict[str, frozenset[str]] = {}
+        self.promoters: Counter = Counter()
         self.fold = FoldedConcepts()
         self.own: Counter = Counter()  # concept keys of the papers' own names -> papers naming so
         self.decided: dict[str, bool] = {}  # cluster key -> is_shared_concept
@@ -81,7 +88,7 @@ class Linker:
             if abstract.id not in seen and abstract.id not in options.deleted_ids:
                 seen[abstract.id] = index
         chosen = {abstracts[i].id: (abstracts[i], extracted[i]) for i in seen.values()}
-        promoter = options.promote_phrases
+        promoter = options.paper_promotions or options.promote_phrases
         if size_band(len(chosen)) != self.band or promoter is not self.promoter:
             self._reset()
             self.band, self.promoter = size_band(len(chosen)), promoter
@@ -99,7 +106,7 @@ class Linker:
 
     def _update(self, added: set[str], gone: dict, moved: set[str], options: LinkOptions) -> VaultModel:
         total = max(len(self.papers), 1)
-        promoted_changed = self._promote(options)
+        promoted_changed = self._promote(added, gone, options)
         touched, refolded = self.fold.update({pid: self.papers[pid][1].extraction.concepts
                                               for pid in self.order if pid in added},
                                              set(gone), self.promoted, promoted_changed)
@@ -142,12 +149,46 @@ class Linker:
             self.registry.reserve(stem)
         return {pid for pid in changed if (names.get(pid) or self.given.get(pid)) != (before.get(pid) or self.given.get(pid))}
 
-    def _promote(self, options: LinkOptions) -> set[str]:
+    def _promote(self, added: set[str], gone: dict, options: LinkOptions) -> set[str]:
         """The phrases promoted to concepts, again; returns the keys whose promotion changed."""
         before = self.promoted
-        promote = options.promote_phrases
-        mentions = [self.papers[pid][1].extraction.concepts for pid in self.order]
-        self.promoted = set(promote(mentions) or ()) if promote is not None else set()
+        rule = options.paper_promotions
+        if rule is None:  # a plugin's rule over the whole corpus: asked again
+            promote = options.promote_phrases
+            mentions = [self.papers[pid][1].extraction.concepts for pid in self.order]
+            self.promoted = set(promote(mentions) or ()) if promote is not None else set()
+            return before ^ self.promoted
+        n, df = len(self.papers), self.phrase_df
+        counts_before: dict[str, int] = {}
+        for pid in gone:
+            for key in self.phrases.pop(pid, {}):
+                counts_before.setdefault(key, df[key])
+                df[key] -= 1
+                self.phrase_papers[key].discard(pid)
+            for key in self.tops.pop(pid, ()):
+                self.promoters[key] -= 1
+        for pid in self.order:
+            if pid in added:
+                keyed = self.phrases[pid] = rule.keyed(self.papers[pid][1].extraction.concepts)
+                for key in keyed:
+                    counts_before.setdefault(key, df[key])
+                    df[key] += 1
+                    self.phrase_papers[key].add(pid)
+        again = set(added)
+        for key, was in counts_before.items():
+            now = df[key]
+            if rule.weight(was, n) != rule.weight(now, n):
+                again.update(self.phrase_papers[key])
+            if not now:
+                del df[key]
+                del self.phrase_papers[key]
+        for pid in again & self.papers.keys():
+            top = rule.paper_top(self.phrases[pid], df, n)
+            self.promoters.subtract(self.tops.get(pid, ()))
+            self.promoters.update(top)
+            self.tops[pid] = top
+        self.promoters = +self.promoters
+        self.promoted = set(self.promoters)
         return before ^ self.promoted
 
     def _own_names(self, added: set[str], gone: dict) -> set[str]:

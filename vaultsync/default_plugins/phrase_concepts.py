@@ -5,10 +5,11 @@ promoted to shared concepts by the link stage."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from collections import Counter
 from itertools import chain
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from ..bands import count_band, size_band
 from ..canonical import concept_key
@@ -176,36 +177,63 @@ def promote_phrases(
     ``min_df`` papers (never fewer than two: a concept of one paper links nothing), is not
     generic, and (in corpora of ten papers or more) occurs in at most ``max_df_ratio`` of them.
     The corpus size and the counts idf and ``max_df`` read are banded (``bands``, issue 22).
+    The rule is ``PhrasePromotion``'s, paper by paper.
     """
-    min_df = max(2, min_df)
-    n_docs = len(doc_phrases)
-    # per paper, concept key -> its (last) phrase mention with that key, in order of first
-    # mention (one comprehension: half a million mentions at 20,000 papers)
-    keyed = [{concept_key(m.name): m for m in mentions if m.kind == "phrase"} for mentions in doc_phrases]
+    rule = PhrasePromotion(max(2, min_df), top_k, max_df_ratio)
+    # per paper, concept key -> its (last) phrase mention with that key (half a million
+    # mentions at 20,000 papers)
+    keyed = [rule.keyed(mentions) for mentions in doc_phrases]
     df: Counter = Counter(chain.from_iterable(keyed))
-    df.pop("", None)  # no key: never a concept
-    # corpus size and counts banded (issue 22): one new paper rarely moves another's weights;
-    # ``min_df`` is tested on the exact count
-    band = size_band(n_docs)
-    max_df = max_df_ratio * band if n_docs >= 10 else math.inf
-    # the phrases frequent enough, and not too frequent, to be promoted: most phrases occur in
-    # one paper only, so testing these first (in C, below) skips most of the work
-    idf = {key: math.log((1 + band) / (1 + count_band(count))) + 1.0 for key, count in df.items()
-           if min_df <= count <= max_df}
     promoted: set[str] = set()
-    names_ok: dict[str, bool] = {}  # name -> two words or more, and not generic (names recur)
     for doc in keyed:
-        scored = []
-        for key in filter(idf.__contains__, doc):
-            mention = doc[key]
-            name_ok = names_ok.get(mention.name)
-            if name_ok is None:
-                name_ok = names_ok[mention.name] = " " in mention.name.strip() and not is_generic(mention.name)
-            if name_ok:
-                scored.append((-mention.score * idf[key], key))
-        if len(scored) > top_k:  # (else every one is promoted: no order to find)
-            scored.sort()
-            del scored[top_k:]
-        promoted.update([key for _, key in scored])
+        promoted.update(rule.paper_top(doc, df, len(doc_phrases)))
     return promoted
+
+
+@dataclass(frozen=True)
+class PhrasePromotion:
+    """``promote_phrases`` stated paper by paper: a paper promotes its ``paper_top`` phrases, and
+    what it promotes depends only on its own phrases and, for each, ``weight`` of how many papers
+    have it. A linker keeping these per paper promotes again only for the papers whose phrases'
+    weights moved (issue 22)."""
+
+    min_df: int = 2
+    top_k: int = 15
+    max_df_ratio: float = 0.5
+
+    @staticmethod
+    def keyed(mentions: Sequence[ConceptMention]) -> dict[str, ConceptMention]:
+        """A paper's phrase mentions by concept key (the last of each key; none without a key)."""
+        keyed = {concept_key(m.name): m for m in mentions if m.kind == "phrase"}
+        keyed.pop("", None)  # no key: never a concept
+        return keyed
+
+    def weight(self, count: int, papers: int) -> float | None:
+        """A phrase's idf when ``count`` of ``papers`` have it, None when it cannot be promoted
+        (in too few papers, or in too many: ``min_df`` on the exact count, the rest banded)."""
+        band = size_band(papers)
+        if count < self.min_df or (papers >= 10 and count > self.max_df_ratio * band):
+            return None
+        return math.log((1 + band) / (1 + count_band(count))) + 1.0
+
+    def paper_top(self, doc: Mapping[str, ConceptMention], df: Mapping[str, int], papers: int) -> frozenset[str]:
+        """The phrases of one paper (``keyed``) it promotes: its ``top_k`` by salience x idf."""
+        scored = []
+        for key, mention in doc.items():
+            idf = self.weight(df.get(key, 0), papers)
+            if idf is not None and _name_ok(mention.name):
+                scored.append((-mention.score * idf, key))
+        if len(scored) > self.top_k:  # (else every one is promoted: no order to find)
+            scored.sort()
+            del scored[self.top_k:]
+        return frozenset([key for _, key in scored])
+
+
+@lru_cache(maxsize=1 << 16)  # names recur
+def _name_ok(name: str) -> bool:
+    """Two words or more, and not generic."""
+    return " " in name.strip() and not is_generic(name)
+
+
+vaultsync_promote_phrases.per_paper = PhrasePromotion()  # (``plugins.promotion_options``)
 
