@@ -69,3 +69,35 @@ def test_seed_files_arriving_in_any_order_give_the_vault_one_export_gives(tmp_pa
     once, runs = _live_notes(work / "once"), _live_notes(work / "runs")
     assert sorted(once) == sorted(runs)
     assert [rel for rel in once if once[rel] != runs[rel]] == []
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(order=st.permutations(range(len(ABSTRACTS))), dropped=st.integers(0, 31))
+def test_one_watcher_taking_seed_files_one_by_one_gives_the_vault_one_export_gives(tmp_path_factory, monkeypatch,
+                                                                                   order, dropped):
+    """The watcher's runs update one linker (``Exporter`` with ``remember``): 32 abstracts, then
+    three small files (one size band: the linker updates, never starts over), then one abstract
+    taken out of the first file."""
+    from vaultsync.pipeline import Exporter
+
+    work = tmp_path_factory.mktemp("watcher")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1796083200")
+    abstracts = [ABSTRACTS[i] for i in order]
+    base, rest = abstracts[:32], abstracts[32:]
+    parts = [base, rest[0::3], rest[1::3], rest[2::3]]
+    final = [[a for a in base if a != base[dropped]], *parts[1:]]
+    pm = get_plugin_manager()
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(work / "state-once"))
+    for number, part in enumerate(final):
+        _write_seed(work / "seeds-once", number, part)
+    export(work / "seeds-once", work / "once", pm, ExportOptions())
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(work / "state-runs"))
+    with Exporter(work / "seeds-runs", work / "runs", pm, ExportOptions(), remember=True) as exporter:
+        for number, part in enumerate(parts):
+            _write_seed(work / "seeds-runs", number, part)
+            exporter.run(changed=[f"part-{number}.txt"])
+        _write_seed(work / "seeds-runs", 0, final[0])
+        exporter.run(changed=["part-0.txt"])
+    once, runs = _live_notes(work / "once"), _live_notes(work / "runs")
+    assert sorted(once) == sorted(runs)
+    assert [rel for rel in once if once[rel] != runs[rel]] == []

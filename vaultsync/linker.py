@@ -303,8 +303,9 @@ class Linker:
         for pid in self.order:
             record = self.records.get(pid)
             if record is None or pid in dirty:
-                record = self._paper(pid, options)
-                self.records[pid] = record
+                made = self._paper(pid, options)
+                if made != record:  # (an unchanged note keeps its record: the write stage skips it)
+                    record = self.records[pid] = made
             papers.append(record)
         return VaultModel(papers=tuple(papers), concepts=self._concepts(broader, concepts_touched, options),
                           collections=collections)
