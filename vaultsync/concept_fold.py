@@ -50,6 +50,13 @@ class FoldedConcepts:
 
     # -- updating --------------------------------------------------------------------------------
 
+    def build(self, papers: list[tuple[str, Sequence[ConceptMention]]], promoted: set[str]) -> set[str]:
+        """Fold a whole corpus at once, keeping nothing an update would read (a one-shot export:
+        ``ConceptIndex.build``); returns every cluster key."""
+        self.index = ConceptIndex().build(papers, promoted)
+        return set(self.index.clusters)
+
+
     def update(self, added: Mapping[str, Sequence[ConceptMention]], removed: Iterable[str], promoted: set[str],
                promoted_changed: set[str]) -> tuple[set[str], set[str]]:
         """Papers in and out; returns (the cluster keys whose cluster changed, the papers whose

@@ -41,9 +41,14 @@ from .related import RelatednessIndex, text_terms
 
 
 class Linker:
-    """See the module docstring. One per vault; not thread-safe."""
+    """See the module docstring. One per vault; not thread-safe.
 
-    def __init__(self) -> None:
+    ``keep=False`` (a one-shot export): nothing is kept for a next update, so the corpus is
+    folded and its phrases promoted whole, without the per-paper tables an update reads (less
+    memory and time; the same model). Each ``link`` then starts over."""
+
+    def __init__(self, keep: bool = True) -> None:
+        self.keep = keep
         self._reset()
 
     def _reset(self) -> None:
@@ -89,7 +94,7 @@ class Linker:
                 seen[abstract.id] = index
         chosen = {abstracts[i].id: (abstracts[i], extracted[i]) for i in seen.values()}
         promoter = options.paper_promotions or options.promote_phrases
-        if size_band(len(chosen)) != self.band or promoter is not self.promoter:
+        if size_band(len(chosen)) != self.band or promoter is not self.promoter or not self.keep:
             self._reset()
             self.band, self.promoter = size_band(len(chosen)), promoter
         gone = {pid: entry for pid, entry in self.papers.items()
@@ -100,16 +105,23 @@ class Linker:
             [pid for pid in chosen if pid in self.papers and pid not in added]
         self.papers = chosen
         self.order = list(chosen)
-        return self._update(added, gone, moved | (set(chosen) if reordered else set()), options)
+        model = self._update(added, gone, moved | (set(chosen) if reordered else set()), options)
+        if not self.keep:
+            self._reset()  # (what an update would read: let it go with the stage)
+        return model
 
     # -- the steps -------------------------------------------------------------------------------
 
     def _update(self, added: set[str], gone: dict, moved: set[str], options: LinkOptions) -> VaultModel:
         total = max(len(self.papers), 1)
         promoted_changed = self._promote(added, gone, options)
-        touched, refolded = self.fold.update({pid: self.papers[pid][1].extraction.concepts
-                                              for pid in self.order if pid in added},
-                                             set(gone), self.promoted, promoted_changed)
+        if self.keep:
+            touched, refolded = self.fold.update({pid: self.papers[pid][1].extraction.concepts
+                                                  for pid in self.order if pid in added},
+                                                 set(gone), self.promoted, promoted_changed)
+        else:
+            touched, refolded = self.fold.build([(pid, self.papers[pid][1].extraction.concepts)
+                                                 for pid in self.order], self.promoted), set(added)
         own_changed = self._own_names(added, gone)
         renamed_ids = self._reserve(options)
         status = self._decide(touched | promoted_changed | own_changed, options)
@@ -153,7 +165,7 @@ class Linker:
         """The phrases promoted to concepts, again; returns the keys whose promotion changed."""
         before = self.promoted
         rule = options.paper_promotions
-        if rule is None:  # a plugin's rule over the whole corpus: asked again
+        if rule is None or not self.keep:  # a plugin's rule over the whole corpus (or nothing kept): asked again
             promote = options.promote_phrases
             mentions = [self.papers[pid][1].extraction.concepts for pid in self.order]
             self.promoted = set(promote(mentions) or ()) if promote is not None else set()

@@ -77,7 +77,7 @@ class Exporter:
         self._taught: tuple = ()
         self._code: str | None = None  # the stat signature of vaultsync's and the plugins' code
         self._model: VaultModel | None = None  # what the last full run linked
-        self._linker = Linker()  # ... and how (a watcher's next run links only what changed)
+        self._linker = Linker(keep=remember)  # ... and how (a watcher's next run links only what changed)
         self._primed = False  # the extractors have run in this process
         self._remembering = False  # this exporter keeps abstracts' Markdown in memory
         self._previewed: SyncReport | None = None  # what previews wrote since the last run
@@ -386,8 +386,8 @@ class Exporter:
         options = LinkOptions(snapshot.names, snapshot.deleted, snapshot.user_concepts, **promotion_options(self.pm))
         with self.speedups.collector_for("link"):  # what it builds stays alive
             model = self._linker.link(abstracts, extracted, options)
-        if not self.remember or self.options.dry_run:  # (a dry run's model is not the vault's)
-            self._linker = Linker()
+        if self.options.dry_run:  # (a dry run's model is not the vault's)
+            self._linker = Linker(keep=self.remember)
         self._model = None if self.options.dry_run else model
         if not self.remember:  # a one-shot export previews nothing: the index it would use goes
             model.caches.pop("relatedness", None)
