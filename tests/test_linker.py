@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from vaultsync.extract import extract_all
 from vaultsync.link import LinkOptions, link
-from vaultsync.linker import Linker
+from vaultsync.link import Linker
 from vaultsync.plugins import get_plugin_manager, promotion_options
 from vaultsync.read import read_seeds
 from vaultsync.records import ExtractContext

@@ -1,174 +1,429 @@
-"""Stage 3, link: from per-abstract facts to one connected vault model.
+"""Stage 3, link: from per-abstract facts to one connected vault model, kept between runs.
 
-Dedupes abstracts, folds concept mentions into shared concepts (``ConceptIndex``), gives every
+Dedupes abstracts, folds concept mentions into shared concepts (``concept_fold``), gives every
 note a unique, file-name-safe name (keeping names of notes the user already has), builds the
-broader/narrower hierarchy and finds each paper's related papers (``related.RelatednessIndex``).
+broader/narrower hierarchy and finds each paper's related papers (``related_index``); the rules
+are in ``link_rules``. ``link()`` links a corpus once. A ``Linker`` that linked before works out
+only what the difference touches:
+
+* the papers added and removed fold their concept mentions in or out (``FoldedConcepts``), and
+  the phrases they mention are promoted again for the papers that share them;
+* the concepts those clusters, promotions and the papers' own names touch are decided again
+  (shared or not); new shared concepts are named; names given are kept;
+* the corpus-wide tables that are cheap (the hierarchy, which concepts are broad, each concept's
+  weight) are worked out again whole and compared: a paper ranks its concepts again only when
+  it changed, or one of its clusters changed its weight or whether it is shared;
+* the related papers are updated by the relatedness index for the papers whose text or concept
+  list changed;
+* a paper's or concept's record is made again only when something it shows may have changed.
+
+Every corpus statistic is banded (``bands``): one new paper moves a weight only at a band's
+edge, and when the corpus size crosses one, everything is linked again (rare: at 20,000 papers
+the next edge is 23,170). The model is a function of the set of abstracts: the order they came
+in, and how many runs brought them, change nothing (``tests/test_linker.py``), except the note
+names claimed, which are history by design (a name once given is kept).
 """
 
 from __future__ import annotations
 
-import hashlib
-import math
-from collections import defaultdict
-from dataclasses import dataclass, field, replace
-from itertools import chain
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from collections import Counter, defaultdict
+from dataclasses import dataclass, replace
+from typing import Iterable, Sequence
 
-from .bands import count_band, size_band
+from .bands import size_band
 from .canonical import concept_key
-from .concept_index import UMBRELLA, Cluster, ConceptIndex, OwnNames, is_acronym
+from .concept_fold import FoldedConcepts
+from .concept_index import Cluster, ConceptIndex, OwnNames
 from .extract import Extracted
+from .link_rules import (LinkOptions, Specificity, broad_concepts, broader_links, collection_id, concept_aliases, concept_id, found_by_phrases_only, paper_aliases,
+                         paper_concept_keys, paper_fields)
 from .names import NameRegistry, safe_note_name
-from .records import Abstract, CollectionInfo, Concept, ConceptMention, Paper, VaultModel, frozen_mapping
+from .records import Abstract, CollectionInfo, Concept, Paper, VaultModel, frozen_mapping
 from .related import RelatednessIndex, text_terms
-
-MAX_CONCEPTS_PER_PAPER = 8
-MAX_FIELDS_PER_PAPER = 3
-BROAD_NARROWER = 3  # a concept that is the broader concept of this many others is broad
-
-
-def concept_id(key: str) -> str:
-    return "concept-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
-
-
-def collection_id(name: str) -> str:
-    return "collection-" + hashlib.sha256(name.casefold().encode("utf-8")).hexdigest()[:12]
-
-
-@dataclass(frozen=True)
-class LinkOptions:
-    """What the vault already says: names the user's notes have, notes the user deleted."""
-
-    existing_names: Mapping[str, str] = field(default_factory=dict)  # vaultsync_id -> note stem
-    deleted_ids: frozenset[str] = frozenset()
-    user_concepts: Mapping[str, str] = field(default_factory=dict)  # concept key -> stem of the user's note
-    # papers' mentions -> keys of the phrases to promote (``vaultsync_promote_phrases``); None: none
-    promote_phrases: Callable[[list[tuple[ConceptMention, ...]]], set[str] | None] | None = None
-    # the same rule stated paper by paper (``PhrasePromotion``), when the built-in rule is the only
-    # one: a ``Linker`` then promotes again only for the papers a change touches
-    paper_promotions: Any = None
 
 
 def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options: LinkOptions = LinkOptions()
          ) -> VaultModel:
-    """Build the vault model from abstracts (in order) and what was extracted from each."""
-    # 1. one paper per abstract text, first occurrence wins; the user's deletions are respected
-    seen: dict[str, int] = {}
-    for index, abstract in enumerate(abstracts):
-        if abstract.id not in seen and abstract.id not in options.deleted_ids:
-            seen[abstract.id] = index
-    chosen = list(seen.values())
-    papers_in = [(abstracts[i], extracted[i]) for i in chosen]
+    """The vault model of ``abstracts`` (in order) and what was extracted from each, linked once."""
+    return Linker(keep=False).link(abstracts, extracted, options)
 
-    # 2. concepts across the corpus
-    promote = options.promote_phrases
-    promoted = set(promote([f.extraction.concepts for _, f in papers_in]) or ()) if promote is not None else set()
-    index = ConceptIndex().build(((abstract.id, facts.extraction.concepts) for abstract, facts in papers_in),
-                                 promoted)
-    own_names = OwnNames.of(n for _, f in papers_in for n in (f.name.name, *f.name.aliases))
-    # a concept note the user deleted stays deleted, unless they wrote one of their own for it
-    # (is_shared_concept first: it turns most clusters down at once, before a hash is made)
-    shared = {key: c for key, c in index.clusters.items()
-              if index.is_shared_concept(c, promoted, own_names)
-              and (concept_id(key) not in options.deleted_ids or key in options.user_concepts)}
-    # the broader concepts a vocabulary names get notes too, so the graph has a hierarchy
-    for cluster in list(shared.values()):
-        for name in cluster.broader:
-            upper = index.add_broader(name)
-            if upper.key not in shared and concept_id(upper.key) not in options.deleted_ids \
-                    and index.is_shared_concept(upper, promoted, own_names):
-                shared[upper.key] = upper
 
-    # 3. names: the user's existing names first, then concepts, collections, papers
-    registry = NameRegistry()
-    for stem in sorted([*options.existing_names.values(), *options.user_concepts.values()]):
-        registry.reserve(stem)
-    concept_names = _name_concepts(shared, registry, options.existing_names, options.user_concepts)
-    broader = _broader_links(shared, concept_names)
+class Linker:
+    """See the module docstring. One per vault; not thread-safe.
 
-    collections: dict[str, list[str]] = defaultdict(list)
-    collection_of = {}
-    for abstract, _ in papers_in:
-        collections[abstract.collection.name].append(abstract.id)
-        collection_of.setdefault(abstract.collection.name, abstract.collection)
-    collection_names = {}
-    for name in sorted(collections):
-        cid = collection_id(name)
-        collection_names[name] = options.existing_names.get(cid) or registry.claim(safe_note_name(name))
+    ``keep=False`` (a one-shot export): nothing is kept for a next update, so the corpus is
+    folded and its phrases promoted whole, without the per-paper tables an update reads (less
+    memory and time; the same model). Each ``link`` then starts over."""
 
-    # 4. papers: their concepts (most specific first), inline links, aliases
-    doc_freq = {key: len(c.papers) for key, c in shared.items()}
-    total = max(len(papers_in), 1)
-    specificity = _Specificity(shared, doc_freq, total)
-    broad = broad_concepts(broader, doc_freq, total)
-    paper_concepts = {abstract.id: _paper_concept_keys(abstract.id, index.paper_keys.get(abstract.id, ()), shared,
-                                                       doc_freq, total, broader, specificity, broad)
-                      for abstract, _ in papers_in}
-    paper_fields = {abstract.id: _paper_fields(abstract.id, index.paper_keys.get(abstract.id, ()), shared, broad)
-                    for abstract, _ in papers_in}
-    relatedness = RelatednessIndex({abstract.id: text_terms(abstract.text) for abstract, _ in papers_in},
-                                   {pid: [concept_names[key] for key in keys] for pid, keys in paper_concepts.items()},
-                                   {concept_names[key] for key in concept_names if _found_by_phrases_only(shared[key])},
-                                   {concept_names[key]: tuple(shared[key].aliases) for key in concept_names})
-    related_of = relatedness.related_all()
-    papers = []
-    for abstract, facts in papers_in:
-        keys = paper_concepts[abstract.id]
-        stem = options.existing_names.get(abstract.id) or registry.claim(
-            safe_note_name(facts.name.name or facts.name.title), hints=(facts.name.title,))
-        links = tuple([(surface, concept_names[key]) for key in keys  # (a list first: faster than a generator)
-                       for surface in shared[key].surfaces.get(abstract.id, ())])
-        related = related_of[abstract.id]
-        papers.append(Paper(
+    def __init__(self, keep: bool = True) -> None:
+        self.keep = keep
+        self._reset()
+
+    def _reset(self) -> None:
+        self.band = -1
+        self.papers: dict[str, tuple[Abstract, Extracted]] = {}
+        self.order: list[str] = []
+        self.promoter: object = None
+        self.promoted: set[str] = set()
+        # phrase promotion paper by paper: each paper's phrases, how many papers have each, what
+        # each paper promotes, how many papers promote each
+        self.phrases: dict[str, dict] = {}
+        self.phrase_df: Counter = Counter()
+        self.phrase_papers: dict[str, set[str]] = defaultdict(set)
+        self.tops: dict[str, frozenset[str]] = {}
+        self.promoters: Counter = Counter()
+        self.fold = FoldedConcepts()
+        self.own: Counter = Counter()  # concept keys of the papers' own names -> papers naming so
+        self.decided: dict[str, bool] = {}  # cluster key -> is_shared_concept
+        self.shared: dict[str, Cluster] = {}
+        self.existing: dict[str, str] = {}  # the options' names the registry holds (``existing_names``)
+        self.registry = NameRegistry()
+        self.given: dict[str, str] = {}  # vaultsync id -> the note name this linker gave it
+        self.concept_names: dict[str, str] = {}  # shared key -> note name
+        self.weights: dict[str, tuple[float, bool]] = {}  # shared key -> (specificity, broad)
+        self.paper_concepts: dict[str, list[str]] = {}
+        self.paper_fields: dict[str, list[str]] = {}
+        self.mentioned_by: dict[str, set[str]] = defaultdict(set)
+        self.related = FullRelated()
+        self.related_lists: dict[str, tuple] = {}
+        self.records: dict[str, Paper] = {}
+        self.concept_records: dict[str, Concept] = {}
+        self.aliases: dict[str, tuple[str, ...]] = {}  # shared key -> its note's aliases
+
+    # -- the one entry point ---------------------------------------------------------------------
+
+    def link(self, abstracts: Sequence[Abstract], extracted: Sequence[Extracted],
+             options: LinkOptions = LinkOptions()) -> VaultModel:
+        """The model of ``abstracts`` (in order; the first of two equal texts counts) and what was
+        extracted from each."""
+        seen: dict[str, int] = {}
+        for index, abstract in enumerate(abstracts):
+            if abstract.id not in seen and abstract.id not in options.deleted_ids:
+                seen[abstract.id] = index
+        chosen = {abstracts[i].id: (abstracts[i], extracted[i]) for i in seen.values()}
+        promoter = options.paper_promotions or options.promote_phrases
+        if size_band(len(chosen)) != self.band or promoter is not self.promoter or not self.keep:
+            self._reset()
+            self.band, self.promoter = size_band(len(chosen)), promoter
+        gone = {pid: entry for pid, entry in self.papers.items()
+                if pid not in chosen or (chosen[pid][1] is not entry[1] and chosen[pid][1] != entry[1])}
+        added = {pid for pid in chosen if pid not in self.papers or pid in gone}
+        moved = {pid for pid, (abstract, _) in chosen.items() if pid not in added and self.papers[pid][0] != abstract}
+        reordered = [pid for pid in self.order if pid in chosen and pid not in added] != \
+            [pid for pid in chosen if pid in self.papers and pid not in added]
+        self.papers = chosen
+        self.order = list(chosen)
+        model = self._update(added, gone, moved | (set(chosen) if reordered else set()), options)
+        if not self.keep:
+            self._reset()  # (what an update would read: let it go with the stage)
+        return model
+
+    # -- the steps -------------------------------------------------------------------------------
+
+    def _update(self, added: set[str], gone: dict, moved: set[str], options: LinkOptions) -> VaultModel:
+        total = max(len(self.papers), 1)
+        promoted_changed = self._promote(added, gone, options)
+        if self.keep:
+            touched, refolded = self.fold.update({pid: self.papers[pid][1].extraction.concepts
+                                                  for pid in self.order if pid in added},
+                                                 set(gone), self.promoted, promoted_changed)
+        else:
+            touched, refolded = self.fold.build([(pid, self.papers[pid][1].extraction.concepts)
+                                                 for pid in self.order], self.promoted), set(added)
+        own_changed = self._own_names(added, gone)
+        renamed_ids = self._reserve(options)
+        status = self._decide(touched | promoted_changed | own_changed, options)
+        renamed = self._name_concepts(options)
+        broader = broader_links(self.shared, self.concept_names)
+        doc_freq = {key: len(c.papers) for key, c in self.shared.items()}
+        specificity = Specificity(self.shared, doc_freq, total)
+        broad = broad_concepts(broader, doc_freq, total)
+        weights = {key: (specificity[key], key in broad) for key in self.shared}
+        reweighed = {key for key in weights.keys() | self.weights.keys() if weights.get(key) != self.weights.get(key)}
+        self.weights = weights
+        rerank = added | refolded
+        for key in reweighed | status:
+            cluster = self.fold.clusters.get(key)
+            if cluster is not None:
+                rerank.update(cluster.papers)
+        rerank &= self.papers.keys()
+        lists_changed = self._rank(rerank, gone, doc_freq, total, broader, specificity, broad)
+        related_changed = self._relate(added, gone, lists_changed, renamed, touched | status)
+        # a paper shows its name, aliases (a coined acronym's cluster), lists and related papers
+        dirty = added | moved | lists_changed | related_changed | refolded | renamed_ids
+        for key in status | touched | renamed:
+            cluster = self.fold.clusters.get(key)
+            if cluster is not None and (key in renamed or key in status or cluster.kinds.get("acronym-coined")):
+                dirty.update(cluster.papers)
+        return self._model(dirty & self.papers.keys(), gone, broader, touched | status | renamed, options)
+
+    def _reserve(self, options: LinkOptions) -> set[str]:
+        """The registry told of the names the options hold that it does not know yet; returns
+        the ids whose name the vault changed (a note the user renamed)."""
+        names = options.existing_names
+        before, self.existing = self.existing, names
+        if names is before:
+            return set()
+        changed = {pid for pid in names.keys() | before.keys() if names.get(pid) != before.get(pid)}
+        for stem in sorted([*(names[pid] for pid in changed if pid in names), *options.user_concepts.values()]):
+            self.registry.reserve(stem)
+        return {pid for pid in changed if (names.get(pid) or self.given.get(pid)) != (before.get(pid) or self.given.get(pid))}
+
+    def _promote(self, added: set[str], gone: dict, options: LinkOptions) -> set[str]:
+        """The phrases promoted to concepts, again; returns the keys whose promotion changed."""
+        before = self.promoted
+        rule = options.paper_promotions
+        if rule is None or not self.keep:  # a plugin's rule over the whole corpus (or nothing kept): asked again
+            promote = options.promote_phrases
+            mentions = [self.papers[pid][1].extraction.concepts for pid in self.order]
+            self.promoted = set(promote(mentions) or ()) if promote is not None else set()
+            return before ^ self.promoted
+        n, df = len(self.papers), self.phrase_df
+        counts_before: dict[str, int] = {}
+        for pid in gone:
+            for key in self.phrases.pop(pid, {}):
+                counts_before.setdefault(key, df[key])
+                df[key] -= 1
+                self.phrase_papers[key].discard(pid)
+            for key in self.tops.pop(pid, ()):
+                self.promoters[key] -= 1
+        for pid in self.order:
+            if pid in added:
+                keyed = self.phrases[pid] = rule.keyed(self.papers[pid][1].extraction.concepts)
+                for key in keyed:
+                    counts_before.setdefault(key, df[key])
+                    df[key] += 1
+                    self.phrase_papers[key].add(pid)
+        again = set(added)
+        for key, was in counts_before.items():
+            now = df[key]
+            if rule.weight(was, n) != rule.weight(now, n):
+                again.update(self.phrase_papers[key])
+            if not now:
+                del df[key]
+                del self.phrase_papers[key]
+        for pid in again & self.papers.keys():
+            top = rule.paper_top(self.phrases[pid], df, n)
+            self.promoters.subtract(self.tops.get(pid, ()))
+            self.promoters.update(top)
+            self.tops[pid] = top
+        self.promoters = +self.promoters
+        self.promoted = set(self.promoters)
+        return before ^ self.promoted
+
+    def _own_names(self, added: set[str], gone: dict) -> set[str]:
+        """The concept keys of the names papers give themselves whose count left or reached 0."""
+        changed = set()
+        for entries, step in ((gone.values(), -1), ((self.papers[pid] for pid in added), 1)):
+            for _, facts in entries:
+                for name in (facts.name.name, *facts.name.aliases):
+                    if name:
+                        key = concept_key(name)
+                        count = self.own[key] = self.own[key] + step
+                        if count == (1 if step > 0 else 0):
+                            changed.add(key)
+        self.own = +self.own
+        return changed
+
+    def _decide(self, keys: set[str], options: LinkOptions) -> set[str]:
+        """Which clusters get shared concept notes, asked again of ``keys``; returns the keys whose
+        answer changed (or whose cluster is another one)."""
+        own = OwnNames(frozenset(self.own))
+        clusters = self.fold.clusters
+        for key in keys:
+            cluster = clusters.get(key)
+            if cluster is None:
+                self.decided.pop(key, None)
+            else:
+                self.decided[key] = self.fold.index.is_shared_concept(cluster, self.promoted, own)
+        deleted, user = options.deleted_ids, options.user_concepts
+        shared = {key: clusters[key] for key, yes in self.decided.items()
+                  if yes and (key in user or concept_id(key) not in deleted)}
+        self.fold.begin_broader()
+        for cluster in list(shared.values()):
+            for name in cluster.broader:
+                upper = self.fold.broader_cluster(name)
+                if upper.key not in shared and concept_id(upper.key) not in deleted \
+                        and self.fold.index.is_shared_concept(upper, self.promoted, own):
+                    shared[upper.key] = upper
+        for key, cluster in shared.items():  # a broader concept only the vocabulary names: the same as before?
+            old = self.shared.get(key)
+            if not cluster.papers and old is not None and not old.papers and old.canonical == cluster.canonical \
+                    and old.names == cluster.names:
+                shared[key] = old
+        status = shared.keys() ^ self.shared.keys()
+        status.update(key for key, cluster in shared.items() if self.shared.get(key) is not cluster)
+        self.shared = shared
+        return status
+
+    def _name_concepts(self, options: LinkOptions) -> set[str]:
+        """Note names for the shared concepts: the user's, the vault's, else the one given, else
+        a new one (the commonest concepts claim first); returns the keys whose name changed."""
+        names, renamed = {}, set()
+        for key in sorted(self.shared, key=lambda k: (-len(self.shared[k].papers), k)):
+            cid = concept_id(key)
+            name = options.user_concepts.get(key) or options.existing_names.get(cid) or self.given.get(cid)
+            if name is None:
+                name = self.given[cid] = self.registry.claim(safe_note_name(self.shared[key].name))
+            names[key] = name
+            if self.concept_names.get(key) != name:
+                renamed.add(key)
+        renamed.update(self.concept_names.keys() - names.keys())
+        self.concept_names = names
+        return renamed
+
+    def _rank(self, rerank, gone, doc_freq, total, broader, specificity, broad) -> set[str]:
+        """Each of ``rerank``'s concepts and fields, again; returns the papers whose lists changed."""
+        changed = set()
+        for pid in gone:
+            for key in (*self.paper_concepts.pop(pid, ()), *self.paper_fields.pop(pid, ())):
+                self.mentioned_by[key].discard(pid)
+        paper_keys = self.fold.index.paper_keys
+        for pid in rerank:
+            candidates = paper_keys.get(pid, ())
+            keys = paper_concept_keys(pid, candidates, self.shared, doc_freq, total, broader, specificity, broad)
+            fields = paper_fields(pid, candidates, self.shared, broad)
+            old_keys, old_fields = self.paper_concepts.get(pid), self.paper_fields.get(pid)
+            if keys != old_keys or fields != old_fields:
+                changed.add(pid)
+                for key in (*(old_keys or ()), *(old_fields or ())):
+                    self.mentioned_by[key].discard(pid)
+                for key in (*keys, *fields):
+                    self.mentioned_by[key].add(pid)
+            self.paper_concepts[pid], self.paper_fields[pid] = keys, fields
+        return changed
+
+    def _relate(self, added, gone, lists_changed, renamed, clusters_changed) -> set[str]:
+        """The relatedness index told what changed; returns the papers whose related list changed."""
+        names = self.concept_names
+        texts = {pid: None for pid in gone if pid not in self.papers}
+        texts.update({pid: text_terms(self.papers[pid][0].text) for pid in self.order if pid in added})
+        listing = set(lists_changed) | set(added)
+        for key in renamed:
+            cluster = self.fold.clusters.get(key)
+            if cluster is not None:
+                listing.update(pid for pid in cluster.papers if pid in self.paper_concepts)
+        concepts = {pid: [names[key] for key in self.paper_concepts[pid]] for pid in listing if pid in self.papers}
+        info = {}
+        for key in clusters_changed | renamed:
+            if key in names:
+                cluster = self.shared[key]
+                info[names[key]] = (found_by_phrases_only(cluster), tuple(cluster.aliases))
+        return self.related.update(texts, concepts, info, set(names.values()))
+
+    def _model(self, dirty: set[str], gone: dict, broader, concepts_touched: set[str],
+               options: LinkOptions) -> VaultModel:
+        for pid in gone:
+            if pid not in self.papers:
+                self.records.pop(pid, None)
+        # names: the vault's first, else the one given; new ones are claimed by concepts (see
+        # ``_name_concepts``), collections, then papers in order
+        collections = self._collections(options)
+        papers = []
+        for pid in self.order:
+            record = self.records.get(pid)
+            if record is None or pid in dirty:
+                made = self._paper(pid, options)
+                if made != record:  # (an unchanged note keeps its record: the write stage skips it)
+                    record = self.records[pid] = made
+            papers.append(record)
+        return VaultModel(papers=tuple(papers), concepts=self._concepts(broader, concepts_touched, options),
+                          collections=collections)
+
+    def _paper(self, pid: str, options: LinkOptions) -> Paper:
+        abstract, facts = self.papers[pid]
+        names, keys, shared = self.concept_names, self.paper_concepts[pid], self.shared
+        stem = options.existing_names.get(pid) or self.given.get(pid)
+        if stem is None:
+            stem = self.given[pid] = self.registry.claim(safe_note_name(facts.name.name or facts.name.title),
+                                                         hints=(facts.name.title,))
+        related = self.related.related(pid)
+        return Paper(
             abstract=abstract, name=stem, title=facts.name.title, gist=facts.name.gist,
-            aliases=_paper_aliases(abstract.id, facts, index, shared),
-            concepts=tuple([concept_names[key] for key in keys]), links=links,
+            aliases=paper_aliases(pid, facts, self.fold.index, shared),
+            concepts=tuple([names[key] for key in keys]),
+            links=tuple([(surface, names[key]) for key in keys for surface in shared[key].surfaces.get(pid, ())]),
             urls=tuple(facts.extraction.metadata.get("urls", ())),
             related=tuple(r.id for r in related), related_shares=tuple(r.shares for r in related),
             metadata=frozen_mapping({k: v for k, v in facts.extraction.metadata.items() if k != "urls"}),
-            fields=tuple(concept_names[key] for key in paper_fields[abstract.id]),
-        ))
+            fields=tuple(names[key] for key in self.paper_fields[pid]),
+        )
 
-    # 5. concept notes list their papers and their place in the hierarchy
-    narrower: dict[str, list[str]] = defaultdict(list)
-    for key, uppers in broader.items():
-        for upper in uppers:
-            narrower[upper].append(key)
-    mentioned_by: dict[str, list[str]] = defaultdict(list)
-    for paper in papers:
-        for key in (*paper_concepts[paper.id], *paper_fields[paper.id]):
-            mentioned_by[key].append(paper.id)
-    # a note for each concept papers mention, and up the hierarchy from there; no other
-    emitted: set[str] = set()
-    todo = [key for key in shared if mentioned_by.get(key)]
-    while todo:
-        key = todo.pop()
-        if key not in emitted:
-            emitted.add(key)
-            todo.extend(broader.get(key, ()))
-    concepts = []
-    for key, cluster in shared.items():
-        if key not in emitted:
-            continue
-        concepts.append(Concept(
-            name=concept_names[key],
-            id=concept_id(key),
-            aliases=_concept_aliases(cluster, concept_names[key]),
-            broader=tuple(concept_names[k] for k in broader.get(key, ())),
-            narrower=tuple(sorted((concept_names[k] for k in narrower.get(key, ()) if k in emitted),
-                                  key=str.casefold)),
-            papers=tuple(mentioned_by.get(key, ())),
-            user_note=key in options.user_concepts,
-        ))
-    concepts.sort(key=lambda c: (c.name.casefold(), c.name))
-    model = VaultModel(
-        papers=tuple(papers),
-        concepts=tuple(concepts),
-        collections=tuple(CollectionInfo(collection_names[n], collection_of[n], tuple(ids))
-                          for n, ids in sorted(collections.items())),
-    )
-    model.caches["relatedness"] = relatedness  # what a preview relates new papers to
-    return model
+    def _concepts(self, broader, touched: set[str], options: LinkOptions) -> tuple[Concept, ...]:
+        narrower: dict[str, list[str]] = defaultdict(list)
+        for key, uppers in broader.items():
+            for upper in uppers:
+                narrower[upper].append(key)
+        emitted: set[str] = set()
+        todo = [key for key in self.shared if self.mentioned_by.get(key)]
+        while todo:
+            key = todo.pop()
+            if key not in emitted:
+                emitted.add(key)
+                todo.extend(broader.get(key, ()))
+        names, place = self.concept_names, {pid: n for n, pid in enumerate(self.order)}
+        concepts = []
+        for key in emitted:
+            cluster, name = self.shared[key], names[key]
+            if key in touched or key not in self.aliases:
+                self.aliases[key] = concept_aliases(cluster, name)
+            concepts.append(Concept(
+                name=name, id=concept_id(key), aliases=self.aliases[key],
+                broader=tuple(names[k] for k in broader.get(key, ())),
+                narrower=tuple(sorted((names[k] for k in narrower.get(key, ()) if k in emitted), key=str.casefold)),
+                papers=tuple(sorted(self.mentioned_by.get(key, ()), key=place.__getitem__)),
+                user_note=key in options.user_concepts))
+        for key in set(self.aliases) - emitted:
+            del self.aliases[key]
+        concepts.sort(key=lambda c: (c.name.casefold(), c.name))
+        return tuple(concepts)
+
+    def _collections(self, options: LinkOptions) -> tuple[CollectionInfo, ...]:
+        members: dict[str, list[str]] = defaultdict(list)
+        first = {}
+        for pid in self.order:
+            collection = self.papers[pid][0].collection
+            members[collection.name].append(pid)
+            first.setdefault(collection.name, collection)
+        infos = []
+        for name in sorted(members):
+            cid = collection_id(name)
+            stem = options.existing_names.get(cid) or self.given.get(cid)
+            if stem is None:
+                stem = self.given[cid] = self.registry.claim(safe_note_name(name))
+            infos.append(CollectionInfo(stem, first[name], tuple(members[name])))
+        return tuple(infos)
+
+
+class FullRelated:
+    """(First version) the relatedness index built again at each update."""
+
+    def __init__(self) -> None:
+        self.terms: dict = {}
+        self.concepts: dict = {}
+        self.info: dict = {}
+        self.lists: dict = {}
+
+    def update(self, texts, concepts, info, names) -> set[str]:
+        for pid, terms in texts.items():
+            if terms is None:
+                self.terms.pop(pid, None)
+                self.concepts.pop(pid, None)
+            else:
+                self.terms[pid] = terms
+        self.concepts.update(concepts)
+        self.info.update(info)
+        for name in set(self.info) - names:
+            del self.info[name]
+        index = RelatednessIndex(self.terms, self.concepts, {n for n, (p, _) in self.info.items() if p},
+                                 {n: a for n, (_, a) in self.info.items()})
+        lists = index.related_all()
+        changed = {pid for pid, related in lists.items() if self.lists.get(pid) != related}
+        self.lists = lists
+        return changed
+
+    def related(self, pid: str):
+        return self.lists[pid]
 
 
 @dataclass
@@ -258,7 +513,7 @@ def link_additions(model: VaultModel, abstracts: Sequence[Abstract], extracted: 
                           if k in by_spelling), None)
             if known is not None:
                 shared.setdefault(known, cluster)
-        keys = _paper_concept_keys(abstract.id, shared, shared, doc_freq, total, broader)
+        keys = paper_concept_keys(abstract.id, shared, shared, doc_freq, total, broader)
         stem = registry.claim(safe_note_name(facts.name.name or facts.name.title), hints=(facts.name.title,))
         links = tuple((surface, concepts[key].name) for key in keys if key in shared
                       for surface in shared[key].surfaces.get(abstract.id, ()))
@@ -266,7 +521,7 @@ def link_additions(model: VaultModel, abstracts: Sequence[Abstract], extracted: 
         related = relatedness.related_to_new(abstract.id, text_terms(abstract.text), names)
         papers.append(Paper(
             abstract=abstract, name=stem, title=facts.name.title, gist=facts.name.gist,
-            aliases=_paper_aliases(abstract.id, facts, index, {}),
+            aliases=paper_aliases(abstract.id, facts, index, {}),
             concepts=names, links=links,
             urls=tuple(facts.extraction.metadata.get("urls", ())),
             metadata=frozen_mapping({k: v for k, v in facts.extraction.metadata.items() if k != "urls"}),
@@ -284,124 +539,3 @@ def link_additions(model: VaultModel, abstracts: Sequence[Abstract], extracted: 
     related = sorted({corpus.order[r] for p in papers for r in p.related if r in corpus.order})  # (model order)
     return VaultModel(papers=tuple(papers), concepts=(), collections=tuple(infos),
                       referenced=tuple(model.papers[place] for place in related))
-
-
-def _name_concepts(shared: dict[str, Cluster], registry: NameRegistry, existing: Mapping[str, str],
-                   user_concepts: Mapping[str, str]) -> dict[str, str]:
-    names = {}
-    for key in sorted(shared, key=lambda k: (-len(shared[k].papers), k)):
-        names[key] = (user_concepts.get(key) or existing.get(concept_id(key))
-                      or registry.claim(safe_note_name(shared[key].name)))
-    return names
-
-
-def _broader_links(shared: dict[str, Cluster], names: dict[str, str]) -> dict[str, list[str]]:
-    """`Offline Reinforcement Learning` -> `Reinforcement Learning`: the longest concept key this
-    key ends with, plus the broader concepts the vocabulary states (when they have notes)."""
-    by_name_key = {concept_key(names[k]): k for k in sorted(shared)}
-    links: dict[str, list[str]] = {}
-    for key, cluster in shared.items():
-        words = key.split()
-        uppers: list[str] = []
-        for start in range(1, len(words)):
-            suffix = " ".join(words[start:])
-            if suffix in shared and suffix != key and not is_acronym(names[suffix]):
-                uppers.append(suffix)
-                break
-        for name in sorted(cluster.broader, key=lambda n: (n.casefold(), n)):  # (not in order of papers)
-            upper = by_name_key.get(concept_key(name)) or (concept_key(name) if concept_key(name) in shared else None)
-            if upper and upper != key and upper not in uppers:
-                uppers.append(upper)
-        if uppers:
-            links[key] = uppers
-    return links
-
-
-class _Specificity(dict):
-    """Concept key -> how specific the concept is: rare in the corpus, a long name, a
-    vocabulary's. The same for every paper, so worked out once per key (on first use)."""
-
-    def __init__(self, shared: Mapping[str, Cluster], doc_freq: Mapping[str, int], total: int) -> None:
-        super().__init__()
-        self.shared, self.doc_freq, self.total = shared, doc_freq, total
-
-    def __missing__(self, key: str) -> float:
-        # banded (issue 22): one new paper rarely moves another paper's weights
-        idf = math.log((1 + size_band(self.total)) / (1 + count_band(self.doc_freq[key]))) + 1
-        value = self[key] = idf * (1 + 0.15 * len(key.split())) * (1.5 if self.shared[key].canonical else 1.0)
-        return value
-
-
-def broad_concepts(broader: Mapping[str, Sequence[str]], doc_freq: Mapping[str, int], total: int) -> frozenset[str]:
-    """The concepts too broad to say what a paper is about: the broader concept of three or more
-    concepts of the corpus (`Reinforcement Learning` over `Offline RL`, `RLHF`, ...), an umbrella
-    term (`Fine-Tuning`, `Benchmarks`), or a hub mentioned by more than a tenth of the papers (and
-    at least 20; the corpus size banded, ``bands.size_band``). They keep their notes, reached through the narrower concepts' `broader` links."""
-    narrower: dict[str, int] = defaultdict(int)
-    for uppers in broader.values():
-        for upper in uppers:
-            narrower[upper] += 1
-    hub = max(20, size_band(total) // 10)  # (the exact doc_freq against a banded bar)
-    return frozenset(key for key in doc_freq if key in UMBRELLA or narrower.get(key, 0) >= BROAD_NARROWER
-                     or doc_freq[key] > hub)
-
-
-def _paper_fields(paper_id, candidates, shared, broad: frozenset[str]) -> list[str]:
-    """Up to 3 of the broad concepts the paper mentions, the most mentioned first."""
-    found = [(-shared[key].papers[paper_id], key) for key in candidates if key in broad and key in shared]
-    return [key for _, key in sorted(found)][:MAX_FIELDS_PER_PAPER]
-
-
-def _paper_concept_keys(paper_id, candidates, shared, doc_freq, total, broader, specificity=None,
-                        broad: frozenset[str] | None = None) -> list[str]:
-    """Up to 6 of the paper's ``candidates`` (cluster keys), most specific first: rare in the
-    corpus, salient here, long names; never a broad concept (see ``broad_concepts``), so a paper
-    with little specific to say lists little. ``specificity``: a ``_Specificity`` of these
-    ``shared`` clusters kept across papers (linking a whole corpus)."""
-    if specificity is None:
-        specificity = _Specificity(shared, doc_freq, total)
-    if broad is None:
-        broad = broad_concepts(broader, doc_freq, total)
-    # (``6.0 if 6.0 < salience else salience`` is ``min(salience, 6.0)``, without the call)
-    scored = sorted([(-specificity[key] * (6.0 if 6.0 < salience else salience) ** 0.5, key)
-                     for key in candidates if key in shared and key not in broad
-                     for salience in (shared[key].papers[paper_id],)])
-    return [key for _, key in scored][:MAX_CONCEPTS_PER_PAPER]
-
-
-def _paper_aliases(paper_id: str, facts: Extracted, index: ConceptIndex, shared) -> tuple[str, ...]:
-    """The paper's own names: its method name and expansion, and acronyms it coined."""
-    aliases: dict[str, None] = {}
-    for alias in (facts.name.name, *facts.name.aliases, *facts.extraction.paper_aliases):
-        if alias:
-            aliases.setdefault(alias, None)
-    for key in index.paper_keys.get(paper_id, ()):
-        if key in shared:  # (most of them: asked first)
-            continue
-        cluster = index.clusters[key]
-        if not cluster.kinds.get("acronym-coined"):
-            continue
-        for name in (*sorted(cluster.aliases, key=lambda a: (a.casefold(), a)), cluster.name):
-            aliases.setdefault(name, None)
-    return tuple(a for a in aliases if a != facts.name.title)
-
-
-def _concept_aliases(cluster: Cluster, name: str) -> tuple[str, ...]:
-    """Acronyms, spelling variants and singular/plural forms, without repeats of the name."""
-    seen = {name.casefold()}
-    aliases = []
-    # each spelling once (a concept of 200 papers is spelled the same way in most of them; a
-    # repeat would change nothing below), in sorted order: of spellings alike but for case, an
-    # acronym (`NeSy`) or else the one with the fewest capitals (as prose writes it) is kept,
-    # whatever the order of papers
-    candidates = {" ".join(alias.split()) for alias in chain(cluster.aliases, cluster.names,
-                                                             *cluster.surfaces.values())}
-    for alias in sorted(candidates, key=lambda a: (a.casefold(), not is_acronym(a), sum(map(str.isupper, a)), a)):
-        if alias and alias.casefold() not in seen and "[[" not in alias and "|" not in alias:
-            seen.add(alias.casefold())
-            aliases.append(alias)
-    return tuple(sorted(aliases, key=lambda a: (not is_acronym(a), a.casefold())))
-
-
-def _found_by_phrases_only(cluster: Cluster) -> bool:
-    return not cluster.canonical and all(kind == "phrase" for kind in cluster.kinds)

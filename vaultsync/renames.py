@@ -65,7 +65,7 @@ def names_to_follow(abstracts: Iterable[Abstract], existing: Mapping[str, str], 
     former text did and the note still has the name vaultsync gave it -- whose abstract now
     reads without it; and {new collection id: old collection id} for collections whose header
     was fixed."""
-    from .link import collection_id  # lazy: start-up time
+    from .link_rules import collection_id  # lazy: start-up time
     from .names import safe_note_name
 
     texts, headers = {}, {}
