@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
+from itertools import chain
 from typing import Iterable, Sequence
 
 from .bands import size_band
@@ -87,8 +88,11 @@ class Linker:
         self.related = FullRelated()
         self.related_lists: dict[str, tuple] = {}
         self.records: dict[str, Paper] = {}
-        self.concept_records: dict[str, Concept] = {}
-        self.aliases: dict[str, tuple[str, ...]] = {}  # shared key -> its note's aliases
+        self.concept_records: dict[str, Concept] = {}  # shared key -> its note's record
+        self.hierarchy: dict[str, tuple] = {}  # shared key -> (broader keys, narrower keys) its record shows
+        self.listed: set[str] = set()  # keys whose papers changed in this update
+        self.renamed: set[str] = set()  # keys whose name changed in this update
+        self.reordered = False  # the papers' order changed in this update: every list again
 
     # -- the one entry point ---------------------------------------------------------------------
 
@@ -113,6 +117,7 @@ class Linker:
             [pid for pid in chosen if pid in self.papers and pid not in added]
         self.papers = chosen
         self.order = list(chosen)
+        self.listed, self.reordered = set(), reordered
         model = self._update(added, gone, moved | (set(chosen) if reordered else set()), options)
         if not self.keep:
             self._reset()  # (what an update would read: let it go with the stage)
@@ -133,7 +138,7 @@ class Linker:
         own_changed = self._own_names(added, gone)
         renamed_ids = self._reserve(options)
         status = self._decide(touched | promoted_changed | own_changed, options)
-        renamed = self._name_concepts(options)
+        renamed = self.renamed = self._name_concepts(options)
         broader = broader_links(self.shared, self.concept_names)
         doc_freq = {key: len(c.papers) for key, c in self.shared.items()}
         specificity = Specificity(self.shared, doc_freq, total)
@@ -278,6 +283,7 @@ class Linker:
         for pid in gone:
             for key in (*self.paper_concepts.pop(pid, ()), *self.paper_fields.pop(pid, ())):
                 self.mentioned_by[key].discard(pid)
+                self.listed.add(key)
         paper_keys = self.fold.index.paper_keys
         for pid in rerank:
             candidates = paper_keys.get(pid, ())
@@ -288,8 +294,10 @@ class Linker:
                 changed.add(pid)
                 for key in (*(old_keys or ()), *(old_fields or ())):
                     self.mentioned_by[key].discard(pid)
+                    self.listed.add(key)
                 for key in (*keys, *fields):
                     self.mentioned_by[key].add(pid)
+                    self.listed.add(key)
             self.paper_concepts[pid], self.paper_fields[pid] = keys, fields
         return changed
 
@@ -350,6 +358,8 @@ class Linker:
         )
 
     def _concepts(self, broader, touched: set[str], options: LinkOptions) -> tuple[Concept, ...]:
+        """The concept notes: one for each concept papers list, and up the hierarchy from there;
+        a record is made again only when its cluster, name, papers, hierarchy or user note changed."""
         narrower: dict[str, list[str]] = defaultdict(list)
         for key, uppers in broader.items():
             for upper in uppers:
@@ -361,21 +371,29 @@ class Linker:
             if key not in emitted:
                 emitted.add(key)
                 todo.extend(broader.get(key, ()))
-        names, place = self.concept_names, {pid: n for n, pid in enumerate(self.order)}
-        concepts = []
+        names, place, records = self.concept_names, None, self.concept_records
+        dirty = emitted if self.reordered else touched | self.listed
+        for key in list(records):
+            if key not in emitted:
+                del records[key]
         for key in emitted:
-            cluster, name = self.shared[key], names[key]
-            if key in touched or key not in self.aliases:
-                self.aliases[key] = concept_aliases(cluster, name)
-            concepts.append(Concept(
-                name=name, id=concept_id(key), aliases=self.aliases[key],
-                broader=tuple(names[k] for k in broader.get(key, ())),
-                narrower=tuple(sorted((names[k] for k in narrower.get(key, ()) if k in emitted), key=str.casefold)),
+            hierarchy = (tuple(broader.get(key, ())), tuple(k for k in narrower.get(key, ()) if k in emitted))
+            record = records.get(key)
+            if record is not None and key not in dirty and self.hierarchy.get(key) == hierarchy \
+                    and record.user_note == (key in options.user_concepts) \
+                    and not (self.renamed and self.renamed.intersection(chain(*hierarchy))):
+                continue
+            self.hierarchy[key] = hierarchy
+            if place is None:
+                place = {pid: n for n, pid in enumerate(self.order)}
+            name = names[key]
+            records[key] = Concept(
+                name=name, id=concept_id(key), aliases=concept_aliases(self.shared[key], name),
+                broader=tuple(names[k] for k in hierarchy[0]),
+                narrower=tuple(sorted((names[k] for k in hierarchy[1]), key=str.casefold)),
                 papers=tuple(sorted(self.mentioned_by.get(key, ()), key=place.__getitem__)),
-                user_note=key in options.user_concepts))
-        for key in set(self.aliases) - emitted:
-            del self.aliases[key]
-        concepts.sort(key=lambda c: (c.name.casefold(), c.name))
+                user_note=key in options.user_concepts)
+        concepts = sorted(records.values(), key=lambda c: (c.name.casefold(), c.name))
         return tuple(concepts)
 
     def _collections(self, options: LinkOptions) -> tuple[CollectionInfo, ...]:

@@ -11,6 +11,7 @@ import hashlib
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import chain
 from typing import Any, Callable, Mapping, Sequence
 
@@ -25,6 +26,7 @@ MAX_FIELDS_PER_PAPER = 3
 BROAD_NARROWER = 3  # a concept that is the broader concept of this many others is broad
 
 
+@lru_cache(maxsize=1 << 16)  # asked of every shared concept at every update
 def concept_id(key: str) -> str:
     return "concept-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
 
