@@ -150,3 +150,22 @@ def test_the_size_band_is_crossed_in_the_example_above():
     band = index._band
     index.update({"extra": TERMS[0]})
     assert index._band != band
+
+
+def test_a_paper_an_unmoved_band_relates_to_lists_it_and_is_named():
+    """Most additions to a larger corpus move no band of the terms they share: the papers they
+    enter are not worked out again, only given the new pair (found missing once at 20,000)."""
+    combined = [dict(Counter(TERMS[i]) + Counter(TERMS[(i * 7 + 3) % len(TERMS)])) for i in range(len(TERMS))]
+    pool = [*TERMS, *combined, *TERMS]  # (repeats: many frequencies of 2 and 3)
+    with mock.patch.object(related_index, "MIN_TEXT", 0.01), mock.patch.object(related_index, "THRESHOLD", 0.02):
+        index, texts = RelatedIndex(), {}
+        for number, terms in enumerate(pool):
+            paper_id = f"p{number:03d}"
+            texts[paper_id] = terms
+            before = index.related_all()
+            changed = index.update({paper_id: terms})
+            after = index.related_all()
+            fresh = RelatedIndex()
+            fresh.update(texts)
+            assert after == fresh.related_all()
+            assert changed == {pid for pid, lists in after.items() if before.get(pid) != lists or pid not in before}

@@ -86,6 +86,7 @@ class RelatedIndex:
         self._pass: list[dict[int, tuple[float, str]]] = []  # number -> other -> (score, shares)
         self._lists: dict[int, tuple[RelatedPaper, ...]] = {}
         self._cvectors: dict[int, dict[str, int]] = {}  # (a cache, cleared by every update)
+        self._touched: set[int] = set()  # papers a pair entered, in this update
 
     # -- reading ---------------------------------------------------------------------------------
 
@@ -182,7 +183,10 @@ class RelatedIndex:
                     before.setdefault(self.ids[other], lists[other])
                     del self._pass[other][number]
             self._pass[number] = {}
+        self._touched: set[int] = set()
         self._rows(sorted(dirty), full=len(dirty) == len(self.number))
+        for number in self._touched:  # papers a dirty paper's pair entered (their lists are the old ones yet)
+            before.setdefault(self.ids[number], lists[number])
 
         changed = set()
         for paper_id, old in before.items():
@@ -365,6 +369,7 @@ class RelatedIndex:
         if len(evidence) >= MIN_EVIDENCE:
             entry = (score, _shares(evidence))
             self._pass[number][other] = self._pass[other][number] = entry
+            self._touched.add(other)
 
     def _evidence(self, number: int, other: int, mine: dict[int, int], concepts: dict[str, int],
                   theirs: dict[str, int]) -> list[tuple[bool, str]]:
