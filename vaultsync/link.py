@@ -2,7 +2,7 @@
 
 Dedupes abstracts, folds concept mentions into shared concepts (``ConceptIndex``), gives every
 note a unique, file-name-safe name (keeping names of notes the user already has), builds the
-broader/narrower hierarchy and finds each paper's related papers (``related.RelatednessIndex``).
+broader/narrower hierarchy and finds each paper's related papers (``related_index.RelatednessIndex``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from .concept_index import UMBRELLA, Cluster, ConceptIndex, OwnNames, is_acronym
 from .extract import Extracted
 from .names import NameRegistry, safe_note_name
 from .records import Abstract, CollectionInfo, Concept, ConceptMention, Paper, VaultModel, frozen_mapping
-from .related import RelatednessIndex, text_terms
+from .related import text_terms
+from .related_index import RelatednessIndex
 
 MAX_CONCEPTS_PER_PAPER = 8
 MAX_FIELDS_PER_PAPER = 3
