@@ -169,3 +169,34 @@ def test_a_paper_an_unmoved_band_relates_to_lists_it_and_is_named():
             fresh.update(texts)
             assert after == fresh.related_all()
             assert changed == {pid for pid, lists in after.items() if before.get(pid) != lists or pid not in before}
+
+
+def test_removals_and_concept_changes_in_a_larger_corpus_stay_exact():
+    """As above, with concept lists, removals, phrase flags and aliases: a seeded sequence of
+    changes to a corpus large enough that most of them move no band."""
+    import random
+
+    rng = random.Random(22)
+    names = [*CONCEPTS, *(f"Topic {k}" for k in range(32))]  # (few papers each: under the concept cap)
+    combined = [dict(Counter(TERMS[i]) + Counter(TERMS[(i * 7 + 3) % len(TERMS)])) for i in range(len(TERMS))]
+    pool = [*TERMS, *combined, *TERMS]
+    batches = [({f"p{n:03d}": terms for n, terms in enumerate(pool)},
+                {f"p{n:03d}": rng.sample(names, rng.randint(0, 3)) for n in range(len(pool))}, {}, {})]
+    live, made = [f"p{n:03d}" for n in range(len(pool))], len(pool)
+    for _ in range(60):
+        texts, concepts, phrases, aliases = {}, {}, {}, {}
+        kind = rng.choice(["add", "remove", "concepts", "concepts", "phrase", "alias"])
+        if kind == "add":
+            texts[f"p{made:03d}"] = rng.choice(pool)
+            made += 1
+        elif kind == "remove":
+            texts[live.pop(rng.randrange(len(live)))] = None
+        elif kind == "concepts":
+            concepts[rng.choice(live)] = rng.sample(names, rng.randint(0, 3))
+        elif kind == "phrase":
+            phrases[rng.choice(names)] = rng.random() < 0.5
+        else:
+            aliases[rng.choice(names)] = rng.choice([None, *ALIASES])
+        live += [pid for pid, terms in texts.items() if terms is not None]
+        batches.append((texts, concepts, phrases, aliases))
+    _replay(batches, low_bars=True)
