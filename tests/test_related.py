@@ -115,9 +115,3 @@ def test_a_previewed_paper_is_related_as_the_full_run_relates_it():
 def test_text_terms_are_content_words_and_word_pairs():
     terms = text_terms("We propose novel Graph Neural Networks for <em>molecules</em> ($x^2$).")
     assert set(terms) == {"graph", "neural", "network", "graph neural", "neural network", "molecule"}
-
-
-def test_the_whole_corpus_at_once_relates_as_each_paper_alone():
-    papers = [*corpus(), paper(6, OFFLINE_FLOW_3, OFFLINE_RL, FLOW), paper(7, AUDIO)]
-    index = build(papers).caches["relatedness"]
-    assert index.related_all() == {paper_id: index.related(paper_id) for paper_id in index.ids}

@@ -40,7 +40,8 @@ from .link_rules import (LinkOptions, Specificity, broad_concepts, broader_links
                          paper_concept_keys, paper_fields)
 from .names import NameRegistry, safe_note_name
 from .records import Abstract, CollectionInfo, Concept, Paper, VaultModel, frozen_mapping
-from .related import RelatednessIndex, text_terms
+from .related import text_terms
+from .related_index import RelatedIndex, RelatednessIndex
 
 
 def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options: LinkOptions = LinkOptions()
@@ -85,8 +86,7 @@ class Linker:
         self.paper_concepts: dict[str, list[str]] = {}
         self.paper_fields: dict[str, list[str]] = {}
         self.mentioned_by: dict[str, set[str]] = defaultdict(set)
-        self.related = FullRelated()
-        self.related_lists: dict[str, tuple] = {}
+        self.related = RelatedIndex()
         self.records: dict[str, Paper] = {}
         self.concept_records: dict[str, Concept] = {}  # shared key -> its note's record
         self.hierarchy: dict[str, tuple] = {}  # shared key -> (broader keys, narrower keys) its record shows
@@ -138,7 +138,9 @@ class Linker:
         own_changed = self._own_names(added, gone)
         renamed_ids = self._reserve(options)
         status = self._decide(touched | promoted_changed | own_changed, options)
+        names_before = self.concept_names
         renamed = self.renamed = self._name_concepts(options)
+        self.named = set(self.concept_names.values())
         broader = broader_links(self.shared, self.concept_names)
         doc_freq = {key: len(c.papers) for key, c in self.shared.items()}
         specificity = Specificity(self.shared, doc_freq, total)
@@ -153,7 +155,7 @@ class Linker:
                 rerank.update(cluster.papers)
         rerank &= self.papers.keys()
         lists_changed = self._rank(rerank, gone, doc_freq, total, broader, specificity, broad)
-        related_changed = self._relate(added, gone, lists_changed, renamed, touched | status)
+        related_changed = self._relate(added, gone, lists_changed, renamed, touched | status, names_before)
         # a paper shows its name, aliases (a coined acronym's cluster), lists and related papers
         dirty = added | moved | lists_changed | related_changed | refolded | renamed_ids
         for key in status | touched | renamed:
@@ -301,7 +303,7 @@ class Linker:
             self.paper_concepts[pid], self.paper_fields[pid] = keys, fields
         return changed
 
-    def _relate(self, added, gone, lists_changed, renamed, clusters_changed) -> set[str]:
+    def _relate(self, added, gone, lists_changed, renamed, clusters_changed, names_before) -> set[str]:
         """The relatedness index told what changed; returns the papers whose related list changed."""
         names = self.concept_names
         texts = {pid: None for pid in gone if pid not in self.papers}
@@ -312,12 +314,17 @@ class Linker:
             if cluster is not None:
                 listing.update(pid for pid in cluster.papers if pid in self.paper_concepts)
         concepts = {pid: [names[key] for key in self.paper_concepts[pid]] for pid in listing if pid in self.papers}
-        info = {}
+        phrases: dict[str, bool] = {}
+        aliases: dict[str, tuple[str, ...] | None] = {}
+        for key in renamed:  # a name no concept has any more
+            old = names_before.get(key)
+            if old is not None and old not in self.named:
+                phrases[old], aliases[old] = False, None
         for key in clusters_changed | renamed:
             if key in names:
                 cluster = self.shared[key]
-                info[names[key]] = (found_by_phrases_only(cluster), tuple(cluster.aliases))
-        return self.related.update(texts, concepts, info, set(names.values()))
+                phrases[names[key]], aliases[names[key]] = found_by_phrases_only(cluster), tuple(cluster.aliases)
+        return self.related.update(texts, concepts, phrases, aliases)
 
     def _model(self, dirty: set[str], gone: dict, broader, concepts_touched: set[str],
                options: LinkOptions) -> VaultModel:
@@ -411,37 +418,6 @@ class Linker:
                 stem = self.given[cid] = self.registry.claim(safe_note_name(name))
             infos.append(CollectionInfo(stem, first[name], tuple(members[name])))
         return tuple(infos)
-
-
-class FullRelated:
-    """(First version) the relatedness index built again at each update."""
-
-    def __init__(self) -> None:
-        self.terms: dict = {}
-        self.concepts: dict = {}
-        self.info: dict = {}
-        self.lists: dict = {}
-
-    def update(self, texts, concepts, info, names) -> set[str]:
-        for pid, terms in texts.items():
-            if terms is None:
-                self.terms.pop(pid, None)
-                self.concepts.pop(pid, None)
-            else:
-                self.terms[pid] = terms
-        self.concepts.update(concepts)
-        self.info.update(info)
-        for name in set(self.info) - names:
-            del self.info[name]
-        index = RelatednessIndex(self.terms, self.concepts, {n for n, (p, _) in self.info.items() if p},
-                                 {n: a for n, (_, a) in self.info.items()})
-        lists = index.related_all()
-        changed = {pid for pid, related in lists.items() if self.lists.get(pid) != related}
-        self.lists = lists
-        return changed
-
-    def related(self, pid: str):
-        return self.lists[pid]
 
 
 @dataclass

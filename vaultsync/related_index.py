@@ -1,0 +1,447 @@
+"""The related-papers index, kept exactly up to date as papers come and go (issue 22).
+
+The score (``vaultsync.related`` states it) depends on the corpus only through banded figures:
+the corpus size in ``size_band`` steps and each term's or concept's document frequency in
+``count_band`` steps (and whether it is at most the cap, a band edge too). A paper's lengths are
+local (every counted term weighed as if rare), so a term's band moving changes only the pairs
+that share the term. ``RelatedIndex.update`` applies a batch of changes and works out again only
+what they touch:
+
+* the rows (every pair) of new papers and of papers whose concept list changed;
+* the rows of every paper having a term whose band moved, or that crossed the cap (the papers'
+  lengths then change too);
+* the rows of every paper listing a concept whose band, cap membership, phrase flag or aliases
+  changed;
+* everything, when the corpus size's band moves (rare: at 20,000 papers it moves at 23,170).
+
+Every passing pair of a paper is kept (not only its ``MAX_RELATED`` best), so a paper whose list
+loses an entry finds its next one without being worked out again.
+
+**Exact arithmetic.** Each vector component is quantised to an integer, ``round(w / L * 2**24)``,
+and a pair's dot products are sums of integer products (exact, in any order); lengths are
+``math.fsum`` (correctly rounded, so independent of order). A pair's score is therefore the same
+bits whichever paper computed it and in whatever order the papers arrived, and the index after
+any sequence of updates equals a fresh one built from the final inputs (a hypothesis test says so).
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from bisect import bisect_left
+from typing import Iterable, Mapping, Sequence
+
+from .bands import count_band, size_band
+from .related import (CONCEPT_WEIGHT, MAX_CONCEPT_SHARE, MAX_REASONS, MAX_RELATED, MAX_SHARE_CAP, MAX_TERM_SHARE,
+                      MIN_EVIDENCE, MIN_PIECE, MIN_SHARE_CAP, MIN_TEXT, PHRASE_CONCEPT_WEIGHT, TEXT_WEIGHT,
+                      THRESHOLD, UNIGRAM_WEIGHT, _K1, RelatedPaper, _name_words, _shares, idf)
+
+SCALE = 1 << 24  # a vector component w / L as an integer: round(w / L * SCALE)
+_DOT = float(SCALE * SCALE)  # a dot product of two such vectors, back to a cosine-like figure
+_EMPTY = array("i")
+
+
+def term_cap(band: int) -> int:
+    """The most papers a counted term may have, for a corpus of size band ``band``."""
+    return int(min(max(MIN_SHARE_CAP, MAX_TERM_SHARE * band), MAX_SHARE_CAP))
+
+
+def concept_cap(band: int) -> float:
+    return max(MIN_SHARE_CAP, MAX_CONCEPT_SHARE * band)
+
+
+def _factor(term: str, tf: int) -> float:
+    """A term's weight apart from its idf: saturated frequency, a single word counting less."""
+    sat = tf * (_K1 + 1) / (tf + _K1) if tf > 1 else 1.0
+    return sat if " " in term else sat * UNIGRAM_WEIGHT
+
+
+class RelatedIndex:
+    """Every paper's terms and concepts, the postings over them and each paper's passing pairs.
+
+    Papers are numbered in order of arrival (a number is never reused); a term by its place in
+    the vocabulary. Postings (term -> the papers having it, sorted, with their quantised
+    components) are kept for the terms at least two papers have; a term of one paper remembers
+    only that paper. A concept list for a paper not in the index is ignored; a paper removed
+    loses its concepts; a paper whose text changes keeps its concept list unless given another.
+    """
+
+    def __init__(self) -> None:
+        self.number: dict[str, int] = {}  # paper id -> number
+        self.ids: list[str | None] = []  # number -> paper id (None: removed)
+        self._tids: list[array] = []  # number -> its term numbers, sorted
+        self._tfs: list[array] = []  # ... and their counts in its abstract
+        self._length: list[float] = []  # number -> its text length L_p
+        self._vocab: dict[str, int] = {}
+        self._terms: list[str] = []  # term number -> term
+        self._df = array("i")  # term number -> papers having it
+        self._only = array("i")  # term number -> the paper having it, when only one does
+        self._post: dict[int, array] = {}  # term number -> papers having it (two or more), sorted
+        self._q: dict[int, array] = {}  # term number -> the papers' quantised components (counted terms)
+        self._concepts: dict[int, tuple[str, ...]] = {}
+        self._listing: dict[str, set[int]] = {}  # concept name -> papers listing it
+        self._phrases: set[str] = set()
+        self._aliases: dict[str, tuple[str, ...]] = {}
+        self._band = 0
+        self._pass: list[dict[int, tuple[float, str]]] = []  # number -> other -> (score, shares)
+        self._lists: dict[int, tuple[RelatedPaper, ...]] = {}
+        self._cvectors: dict[int, dict[str, int]] = {}  # (a cache, cleared by every update)
+        self._touched: set[int] = set()  # papers a pair entered, in this update
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.number)
+
+    def related(self, paper_id: str) -> tuple[RelatedPaper, ...]:
+        return self._lists[self.number[paper_id]]
+
+    def related_all(self) -> dict[str, tuple[RelatedPaper, ...]]:
+        return {paper_id: self._lists[number] for paper_id, number in self.number.items()}
+
+    # -- updating --------------------------------------------------------------------------------
+
+    def update(self, texts: Mapping[str, Mapping[str, int] | None] = {},
+               concepts: Mapping[str, Sequence[str]] = {},
+               phrases: Mapping[str, bool] = {},
+               aliases: Mapping[str, Sequence[str] | None] = {}) -> set[str]:
+        """Apply a batch of changes; return the ids of papers whose ``related()`` changed (new
+        papers included, removed ones not). ``texts``: paper id -> its ``text_terms`` (None:
+        removed); ``concepts``: paper id -> the concept names it lists; ``phrases``: concept
+        name -> found by phrases only; ``aliases``: concept name -> its aliases (None: gone)."""
+        before: dict[str, tuple[RelatedPaper, ...] | None] = {}  # id -> its list before (None: new)
+        terms_moved: dict[int, int] = {}  # term number -> its frequency before
+        concepts_moved: dict[str, int] = {}  # concept name -> its frequency before
+        dirty: set[int] = set()  # papers whose every pair is worked out again
+        self._cvectors = {}
+        for paper_id, counts in texts.items():
+            number = self.number.get(paper_id)
+            if number is not None:
+                before.setdefault(paper_id, self._lists[number])
+                kept = self._concepts.get(number, ())
+                self._remove(number, terms_moved, concepts_moved, before)
+            else:
+                before.setdefault(paper_id, None)
+                kept = ()
+            if counts is not None:
+                number = self._add(paper_id, counts, terms_moved)
+                dirty.add(number)
+                self._set_concepts(number, kept, concepts_moved)
+        for paper_id, names in concepts.items():
+            number = self.number.get(paper_id)
+            if number is not None and self._set_concepts(number, tuple(dict.fromkeys(names)), concepts_moved):
+                dirty.add(number)
+        concepts_changed = set()
+        for name, flag in phrases.items():
+            if flag != (name in self._phrases):
+                (self._phrases.add if flag else self._phrases.discard)(name)
+                concepts_changed.add(name)
+        for name, names in aliases.items():
+            names = tuple(names) if names else ()
+            if names != self._aliases.get(name, ()):
+                if names:
+                    self._aliases[name] = names
+                else:
+                    del self._aliases[name]
+                concepts_changed.add(name)
+
+        band = size_band(len(self.number))
+        lengths: set[int] = set(dirty)  # papers whose text length is worked out again
+        if band != self._band:  # everything: every weight and length moves
+            self._band = band
+            lengths = dirty = set(self.number.values())
+            stale = set(self._post)
+            self._q = {}
+        else:
+            cap, ccap = term_cap(band), concept_cap(band)
+            stale = set(terms_moved)
+            for term, old in terms_moved.items():
+                new = self._df[term]
+                if (old <= cap) != (new <= cap):  # in or out of the papers' lengths
+                    members = self._members(term)
+                    lengths.update(members)
+                    dirty.update(members)
+                elif new <= cap and count_band(old) != count_band(new):
+                    dirty.update(self._members(term))
+            for name, old in concepts_moved.items():
+                new = len(self._listing.get(name, ()))
+                if (old <= ccap) != (new <= ccap) or count_band(old) != count_band(new):
+                    concepts_changed.add(name)
+            for name in concepts_changed:
+                dirty.update(self._listing.get(name, ()))
+            for number in lengths:
+                stale.update(self._tids[number])
+        for number in lengths:
+            self._length[number] = self._text_length(number)
+        self._requantise(stale)
+        # every pair of a dirty paper goes, then comes back if it still passes
+        lists = self._lists
+        for number in dirty:
+            before.setdefault(self.ids[number], lists[number])
+            for other in self._pass[number]:
+                if other not in dirty:
+                    before.setdefault(self.ids[other], lists[other])
+                    del self._pass[other][number]
+            self._pass[number] = {}
+        self._touched: set[int] = set()
+        self._rows(sorted(dirty), full=len(dirty) == len(self.number))
+        for number in self._touched:  # papers a dirty paper's pair entered (their lists are the old ones yet)
+            before.setdefault(self.ids[number], lists[number])
+
+        changed = set()
+        for paper_id, old in before.items():
+            number = self.number.get(paper_id)
+            if number is None:
+                continue
+            self._lists[number] = new = self._best(number)
+            if new != old:
+                changed.add(paper_id)
+        return changed
+
+    def _members(self, term: int) -> array:
+        df = self._df[term]
+        if df >= 2:
+            return self._post[term]
+        return array("i", [self._only[term]]) if df == 1 else _EMPTY
+
+    def _add(self, paper_id: str, counts: Mapping[str, int], moved: dict[int, int]) -> int:
+        number = len(self.ids)
+        self.number[paper_id] = number
+        self.ids.append(paper_id)
+        vocab, terms, df, only, post = self._vocab, self._terms, self._df, self._only, self._post
+        pairs = []
+        for term, tf in counts.items():
+            tid = vocab.get(term)
+            if tid is None:
+                tid = vocab[term] = len(terms)
+                terms.append(term)
+                df.append(0)
+                only.append(-1)
+            pairs.append((tid, tf))
+        pairs.sort()
+        for tid, _ in pairs:
+            n = df[tid]
+            moved.setdefault(tid, n)
+            df[tid] = n + 1
+            if n == 0:
+                only[tid] = number
+            elif n == 1:
+                post[tid] = array("i", sorted((only[tid], number)))
+            else:
+                post[tid].append(number)  # (numbers only grow: the postings stay sorted)
+        self._tids.append(array("i", [tid for tid, _ in pairs]))
+        self._tfs.append(array("i", [tf for _, tf in pairs]))
+        self._length.append(0.0)
+        self._pass.append({})
+        self._lists[number] = ()
+        return number
+
+    def _remove(self, number: int, moved: dict[int, int], concepts_moved: dict[str, int],
+                before: dict) -> None:
+        df, only, post, q = self._df, self._only, self._post, self._q
+        for tid in self._tids[number]:
+            n = df[tid]
+            moved.setdefault(tid, n)
+            df[tid] = n - 1
+            if n == 2:
+                members = post.pop(tid)
+                only[tid] = members[0] if members[0] != number else members[1]
+                q.pop(tid, None)
+            elif n > 2:
+                members = post[tid]
+                del members[bisect_left(members, number)]
+            else:
+                only[tid] = -1
+        self._set_concepts(number, (), concepts_moved)
+        for other in self._pass[number]:
+            before.setdefault(self.ids[other], self._lists[other])
+            del self._pass[other][number]
+        del self.number[self.ids[number]]
+        self.ids[number] = None
+        self._tids[number] = self._tfs[number] = _EMPTY
+        self._pass[number] = {}
+        del self._lists[number]
+
+    def _set_concepts(self, number: int, names: tuple[str, ...], moved: dict[str, int]) -> bool:
+        old = self._concepts.get(number, ())
+        if old == names:
+            return False
+        listing = self._listing
+        for name in set(old).symmetric_difference(names):
+            papers = listing.setdefault(name, set())
+            moved.setdefault(name, len(papers))
+            if name in names:
+                papers.add(number)
+            else:
+                papers.discard(number)
+                if not papers:
+                    del listing[name]
+        if names:
+            self._concepts[number] = names
+        else:
+            self._concepts.pop(number, None)
+        return True
+
+    # -- weights ---------------------------------------------------------------------------------
+
+    def _text_length(self, number: int) -> float:
+        """L_p: every counted term (at most the cap) weighed as if only this paper had it."""
+        cap, rare = term_cap(self._band), idf(1, self._band)
+        df, terms = self._df, self._terms
+        return math.sqrt(math.fsum([(rare * _factor(terms[tid], tf)) ** 2
+                                    for tid, tf in zip(self._tids[number], self._tfs[number]) if df[tid] <= cap]))
+
+    def _requantise(self, stale: set[int]) -> None:
+        """The quantised components of these terms' postings, worked out again."""
+        cap, band = term_cap(self._band), self._band
+        df, post, q, terms = self._df, self._post, self._q, self._terms
+        tids, tfs, length = self._tids, self._tfs, self._length
+        for tid in stale:
+            n = df[tid]
+            if n < 2 or n > cap:
+                q.pop(tid, None)
+                continue
+            weight, term = idf(count_band(n), band), terms[tid]
+            values = array("q")
+            for number in post[tid]:
+                mine = tids[number]
+                tf = tfs[number][bisect_left(mine, tid)]
+                values.append(round(weight * _factor(term, tf) / length[number] * SCALE))
+            q[tid] = values
+
+    def _concept_vector(self, number: int) -> dict[str, int]:
+        vector = self._cvectors.get(number)
+        if vector is None:
+            band = self._band
+            ccap, rare = concept_cap(band), idf(1, band)
+            listing, phrases = self._listing, self._phrases
+            counted = [(name, len(listing[name]), PHRASE_CONCEPT_WEIGHT if name in phrases else 1.0)
+                       for name in self._concepts.get(number, ()) if len(listing[name]) <= ccap]
+            norm = math.sqrt(math.fsum([(rare * factor) ** 2 for _, _, factor in counted]))
+            vector = self._cvectors[number] = {
+                name: round(idf(count_band(n), band) * factor / norm * SCALE)
+                for name, n, factor in counted if n >= 2}
+        return vector
+
+    # -- pairs -----------------------------------------------------------------------------------
+
+    def _rows(self, numbers: list[int], full: bool) -> None:
+        """Every pair of these papers (each pair once), kept when it passes. ``full``: these are
+        all the papers (each pair is then met from its lower number only)."""
+        dirty = set(numbers)
+        cap, df, post, q = term_cap(self._band), self._df, self._post, self._q
+        bar = MIN_TEXT * _DOT
+        for number in numbers:
+            dots: dict[int, int] = {}
+            mine: dict[int, int] = {}  # term -> this paper's component
+            for tid in self._tids[number]:
+                n = df[tid]
+                if n < 2 or n > cap:
+                    continue
+                members, values = post[tid], q[tid]
+                place = bisect_left(members, number)
+                w = mine[tid] = values[place]
+                if full:
+                    members, values = members[place + 1:], values[place + 1:]
+                for other, theirs in zip(members, values):
+                    if other in dots:
+                        dots[other] += w * theirs
+                    else:
+                        dots[other] = w * theirs
+            dots.pop(number, None)
+            for other, dot in dots.items():
+                if dot >= bar and (full or other not in dirty or other > number):
+                    self._pair(number, other, dot, mine)
+
+    def _pair(self, number: int, other: int, dot: int, mine: dict[int, int]) -> None:
+        text = dot / _DOT
+        if text < MIN_TEXT:
+            return
+        concepts, theirs = self._concept_vector(number), self._concept_vector(other)
+        together = 0
+        if concepts and theirs:
+            for name in concepts.keys() & theirs.keys():
+                together += concepts[name] * theirs[name]
+        score = TEXT_WEIGHT * text + CONCEPT_WEIGHT * (together / _DOT)
+        if score < THRESHOLD:
+            return
+        evidence = self._evidence(number, other, mine, concepts, theirs)
+        if len(evidence) >= MIN_EVIDENCE:
+            entry = (score, _shares(evidence))
+            self._pass[number][other] = self._pass[other][number] = entry
+            self._touched.add(other)
+
+    def _evidence(self, number: int, other: int, mine: dict[int, int], concepts: dict[str, int],
+                  theirs: dict[str, int]) -> list[tuple[bool, str]]:
+        """What the two share, as distinct pieces, strongest first (``related``'s rule: a term
+        whose words all belong to a piece counted already is that piece). The same from either
+        side: products of integers, ties by name."""
+        pieces = [(True, name) for _, name in sorted((-concepts[name] * theirs[name], name)
+                                                      for name in concepts.keys() & theirs.keys())]
+        aliases = self._aliases
+        words = [_name_words(name, *aliases.get(name, ())) for _, name in pieces]
+        enough = MIN_EVIDENCE if pieces else MAX_REASONS
+        if len(pieces) >= enough:
+            return pieces
+        post, q, terms = self._post, self._q, self._terms
+        floor = MIN_PIECE * _DOT
+        shared = []
+        for tid in self._tids[other]:
+            w = mine.get(tid)
+            if w is not None:
+                product = w * q[tid][bisect_left(post[tid], other)]
+                if product >= floor:
+                    shared.append((-product, terms[tid]))
+        for _, term in sorted(shared):
+            split = term.split(" ")
+            if not any(all(word in seen for word in split) for seen in words):
+                pieces.append((False, term))
+                words.append(set(split))
+                if len(pieces) >= enough:
+                    break
+        return pieces
+
+    def _best(self, number: int) -> tuple[RelatedPaper, ...]:
+        ids = self.ids
+        ranked = sorted((-score, ids[other], shares) for other, (score, shares) in self._pass[number].items())
+        return tuple([RelatedPaper(paper_id, -score, shares) for score, paper_id, shares in ranked[:MAX_RELATED]])
+
+
+class RelatednessIndex:
+    """Every paper's related papers, from whole inputs (``link``'s call): a ``RelatedIndex``
+    built in one update.
+
+    ``terms``: paper id -> its ``text_terms``; ``concepts``: paper id -> the names of the concepts
+    it lists (``Paper.concepts``: never a broad one, see ``link.broad_concepts``); ``phrases``:
+    names of concepts only corpus statistics found (no vocabulary, no acronym): they count
+    ``PHRASE_CONCEPT_WEIGHT``, as a common phrase of the field ("Mild Conditions") may be among them;
+    ``aliases``: concept name -> its other names (a shared term made of their words is that concept).
+    """
+
+    _PREVIEW = "\x00preview"  # the id a previewed paper is added under, for a moment
+
+    def __init__(self, terms: Mapping[str, Mapping[str, int]], concepts: Mapping[str, Sequence[str]],
+                 phrases: Iterable[str] = (), aliases: Mapping[str, Sequence[str]] | None = None) -> None:
+        self.ids: list[str] = list(terms)
+        self.index = RelatedIndex()
+        self.index.update(terms, {paper_id: concepts[paper_id] for paper_id in terms if paper_id in concepts},
+                          dict.fromkeys(phrases, True), dict(aliases or {}))
+
+    def related(self, paper_id: str) -> tuple[RelatedPaper, ...]:
+        """The papers related to ``paper_id`` (one of the index's), most related first."""
+        return self.index.related(paper_id)
+
+    def related_all(self) -> dict[str, tuple[RelatedPaper, ...]]:
+        return self.index.related_all()
+
+    def related_to_new(self, paper_id: str, counts: Mapping[str, int], keys: Sequence[str]
+                       ) -> tuple[RelatedPaper, ...]:
+        """The indexed papers related to a paper not in the index (a preview's new paper): as a
+        full run would relate it. The paper is added, asked about and removed (the index is exact,
+        so it is as it was)."""
+        index, preview = self.index, self._PREVIEW
+        index.update({preview: counts}, {preview: keys})
+        try:
+            return tuple(r for r in index.related(preview) if r.id != paper_id)
+        finally:
+            index.update({preview: None})
