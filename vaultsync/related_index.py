@@ -329,16 +329,16 @@ class RelatedIndex:
         """Every pair of these papers (each pair once), kept when it passes. ``full``: these are
         all the papers (each pair is then met from its lower number only)."""
         dirty = set(numbers)
-        cap, df, post, q = term_cap(self._band), self._df, self._post, self._q
+        post, q = self._post, self._q
         bar = MIN_TEXT * _DOT
         for number in numbers:
             dots: dict[int, int] = {}
             mine: dict[int, int] = {}  # term -> this paper's component
             for tid in self._tids[number]:
-                n = df[tid]
-                if n < 2 or n > cap:
+                values = q.get(tid)  # (a term compared: at least two papers, at most the cap)
+                if values is None:
                     continue
-                members, values = post[tid], q[tid]
+                members = post[tid]
                 place = bisect_left(members, number)
                 w = mine[tid] = values[place]
                 if full:
@@ -386,12 +386,10 @@ class RelatedIndex:
         post, q, terms = self._post, self._q, self._terms
         floor = MIN_PIECE * _DOT
         shared = []
-        for tid in self._tids[other]:
-            w = mine.get(tid)
-            if w is not None:
-                product = w * q[tid][bisect_left(post[tid], other)]
-                if product >= floor:
-                    shared.append((-product, terms[tid]))
+        for tid in mine.keys() & self._tids[other]:  # (the intersection in C)
+            product = mine[tid] * q[tid][bisect_left(post[tid], other)]
+            if product >= floor:
+                shared.append((-product, terms[tid]))
         for _, term in sorted(shared):
             split = term.split(" ")
             if not any(all(word in seen for word in split) for seen in words):
