@@ -158,9 +158,10 @@ class Linker:
         related_changed = self._relate(added, gone, lists_changed, renamed, touched | status, names_before)
         # a paper shows its name, aliases (a coined acronym's cluster), lists and related papers
         dirty = added | moved | lists_changed | related_changed | refolded | renamed_ids
-        for key in status | touched | renamed:
+        for key in status | renamed | touched:  # (a coined acronym of no shared concept is an alias of its paper)
             cluster = self.fold.clusters.get(key)
-            if cluster is not None and (key in renamed or key in status or cluster.kinds.get("acronym-coined")):
+            if cluster is not None and (key in status or key in renamed
+                                        or (key not in self.shared and cluster.kinds.get("acronym-coined"))):
                 dirty.update(cluster.papers)
         return self._model(dirty & self.papers.keys(), gone, broader, touched | status | renamed, options)
 
