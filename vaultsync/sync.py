@@ -73,6 +73,7 @@ class VaultSession:
         self.journal = WriteJournal(None)
         self.recovered: dict[str, bool] = {}  # notes an interrupted run wrote: path -> existed before
         self.following: set[str] = set()  # ids whose notes take their rendered names (``follow_names``)
+        self.conflicted: set[str] = set()  # keys of the notes the last ``apply`` left in conflict
         # an edited abstract's id -> (its former text, normalised; the name vaultsync gave its note)
         self.edited_from: dict[str, tuple[str, str | None]] = {}
 
@@ -223,7 +224,8 @@ class VaultSession:
     def apply(self, files: Iterable[OutputFile | DeferredNote], *, seeds: Iterable[str] = (),
               dry_run: bool = False, partial: bool = False,
               papers: Iterable[tuple[str, str, int, str]] = (),
-              render_fingerprint: str | None = None, settle: bool = True, batched: bool = True) -> SyncReport:
+              render_fingerprint: str | None = None, settle: bool = True, batched: bool = True,
+              present: Iterable[str] = ()) -> SyncReport:
         """Bring the vault in line with ``files``; return what changed.
 
         Each file is merged into the note carrying its ``vaultsync_id`` (wherever it is) or
@@ -241,6 +243,10 @@ class VaultSession:
         count as created or updated here. ``settle``: the sync is all there is to the run (else the
         caller calls ``settle()`` once what follows, e.g. the after-sync hooks, is done).
         ``batched``: notes are staged and made durable together (else written one at a time).
+        ``present``: ids of notes left out of ``files`` because they are as the last run wrote
+        them (``RenderContext.changes``): given all the same (never marked removed), and counted
+        unchanged. The keys of the notes left in conflict are kept in ``conflicted`` until the
+        next ``apply``.
         """
         seeds = list(seeds)
         run = SyncRun(self, dry_run, render_fingerprint, batched=batched)
@@ -254,8 +260,10 @@ class VaultSession:
                     if len(run.pending) >= _BATCH:
                         run.commit(more=True)
                 run.commit()
+                present = set(present).difference(run.given_ids)
+                run.unchanged += len(present)
                 if seeds and not partial:
-                    run.mark_removed(run.given_ids, set(seeds))
+                    run.mark_removed(run.given_ids | present, set(seeds))
                 if dry_run:
                     raise _DryRun  # roll the state back
                 if render_fingerprint is not None and run.rendered:
@@ -273,6 +281,7 @@ class VaultSession:
             raise
         if not dry_run:
             self.ledger.settle()
+        self.conflicted = run.conflict_keys | (self.conflicted if partial else set())
         report = run.report(seeds)
         if settle:
             self.settle()

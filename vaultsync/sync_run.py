@@ -59,6 +59,7 @@ class SyncRun:
         self.updated: list[str] = []
         self.unchanged = 0
         self.conflicts: list[str] = []
+        self.conflict_keys: set[str] = set()  # the keys of the notes in ``conflicts``
         self.removed: list[str] = []
         self.warnings: list[str] = list(session._warnings)
         self.errors: list[str] = []
@@ -102,6 +103,7 @@ class SyncRun:
                     return self._sync_at(f, key, where or f.path, found_by_id=where is not None)
                 except NoteChangedError:
                     if attempt == 2:
+                        self.conflict_keys.add(key)
                         self.conflicts.append(f"{where or f.path}: changed while vaultsync was "
                                               "writing it; run vaultsync again")
         except StateError:
@@ -197,6 +199,7 @@ class SyncRun:
         on_disk = OnDisk(rel, old_bytes, found_by_id, () if f.merge else self.s.ledger.hashes(rel))
         plan = plan_note(f, on_disk, rec)
         if isinstance(plan, Conflict):
+            self.conflict_keys.add(key)
             return self._conflict(rel, plan.reason, plan.proposed)
         if self.dry_run:
             if isinstance(plan, Unchanged):
@@ -288,10 +291,13 @@ class SyncRun:
             copy.unlink()
 
     def mark_removed(self, given: set[str], seeds: set[str]) -> None:
+        """Mark removed the derived notes whose id is not in ``given`` (see ``_mark_removed``)."""
+        candidates = [(vid, where) for vid, where in self.s._index.items()
+                      if where[1] in DERIVED_KINDS and vid not in given]
+        if not candidates:
+            return
         paper_seeds = {p.id: p.seed for p in self.s.state.papers()}
-        for vid, (rel, kind) in sorted(self.s._index.items(), key=lambda kv: kv[1][0]):
-            if kind not in DERIVED_KINDS or vid in given:
-                continue
+        for vid, (rel, kind) in sorted(candidates, key=lambda kv: kv[1][0]):
             try:
                 self._mark_removed(vid, rel, kind, paper_seeds.get(vid), seeds)
             except StateError:
