@@ -366,15 +366,15 @@ class Exporter:
         session = self.session
         ids = session.deleted_ids() | session.conflicted | session.following | set(session._matched)
         unknown = False  # a path touched that no note's id says: the maps and index are checked
+        recorded = session.state.notes()
         if touched:
             at = {path: vid for vid, (path, _) in session._index.items()}
-            was = {rec.path: key for key, rec in session.state.notes().items()}
+            was = {rec.path: key for key, rec in recorded.items()}
             for path in touched:
                 if path in at or path in was:
                     ids.update(vid for vid in (at.get(path), was.get(path)) if vid)
                 elif path != "New papers.md":  # (the digest's own note: no format renders it)
                     unknown = True
-        recorded = session.state.notes()
         ids.update(vid for vid, (path, _) in session._index.items()  # moved since vaultsync wrote them
                    if (rec := recorded.get(vid)) is None or rec.path != path)
         changes = render_changes(baseline, model, ids)
