@@ -41,6 +41,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=8, help="new seed files, one round each")
     parser.add_argument("--keep", type=Path, help="build the corpus here and keep it (reused if present)")
     parser.add_argument("--code", type=Path, help="import vaultsync from this checkout")
+    parser.add_argument("--profile", action="store_true", help="print a profile of the last round")
     args = parser.parse_args()
     sys.path.insert(0, str(args.code.resolve() if args.code else ROOT))
     sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -85,10 +86,23 @@ def main() -> int:
                 path, = write_corpus(work / "new", 20, seed=1000 + index, start=90_000 + index)
                 target = seeds / path.name
                 os.replace(path, target)
-                time.sleep(0.3)  # (the events of the last round's writes arrive)
+                deadline = time.monotonic() + 30
+                batch = None
+                while time.monotonic() < deadline and not (batch and target.name in batch.paths):
+                    batch = watcher._queue.take(0.2)  # (settled, as ``serve`` takes it)
+                if not (batch and target.name in batch.paths):
+                    raise SystemExit(f"the watcher never saw {target.name}")
                 del marks[:]
                 begun = time.perf_counter()
-                report = watcher._run({target.name})
+                if args.profile and index == args.rounds - 1:
+                    import cProfile
+                    import pstats
+
+                    profiler = cProfile.Profile()
+                    report = profiler.runcall(watcher._run, set(batch.paths))
+                    pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
+                else:
+                    report = watcher._run(set(batch.paths))
                 ended = time.perf_counter()
                 stages: dict[str, float] = {}
                 for (stage, at), (_, then) in zip(marks, [*marks[1:], ("end", ended)]):

@@ -224,3 +224,25 @@ def test_the_watcher_learns_what_is_touched_in_the_vault(folders):
             assert not any(part.startswith(".") for path in seen for part in path.split("/"))
         finally:
             watcher.close()
+
+
+def test_a_new_collection_leaves_the_other_maps_as_a_one_shot_export_does(folders, given, tmp_path, monkeypatch):
+    seeds, vault = folders
+    head, early, late = _split(SECOND)
+    (seeds / "002_neurips.txt").write_text("NeurIPS 2025 Papers\n\n" + early + "\n", "utf-8")
+    exporter, touches = watching(seeds, vault)
+    with exporter:
+        exporter.run()
+        (seeds / "003_iclr.txt").write_text("ICLR 2026 Papers\n\n" + late + "\n", "utf-8")
+        del given[:]
+        report = exporter.run(changed=["003_iclr.txt"])
+        assert not report.errors
+        checked = list(given)
+        del given[:]
+        (seeds / "003_iclr.txt").write_text("ICLR 2026 Papers\n\n" + late.replace(" the ", " a ", 1) + "\n", "utf-8")
+        report = exporter.run(changed=["003_iclr.txt"])
+        assert not report.errors
+        again = list(given)
+    assert tree(vault) == one_shot(tmp_path, seeds, monkeypatch)
+    assert "Maps/ICLR 2026 Papers.canvas" in checked
+    assert len(again) < len(checked)

@@ -310,7 +310,7 @@ class Exporter:
             with self.speedups.collector_for("write"):  # (a full one: a second at 20,000 papers, nothing freed)
                 with self._rendering(model, changes) as files:  # rendered as the sync writes them: never all at once
                     self._step("write")
-                    gone = {p.seed for p in state.papers()} - set(self._seeds)
+                    gone = state.paper_seeds() - set(self._seeds)
                     writing = True
                     report = self.session.apply(
                         self._counted(files), dry_run=self.options.dry_run,
@@ -378,7 +378,7 @@ class Exporter:
         ids.update(vid for vid, (path, _) in session._index.items()  # moved since vaultsync wrote them
                    if (rec := recorded.get(vid)) is None or rec.path != path)
         changes = render_changes(baseline, model, ids)
-        return replace(changes, index=True, maps=True) if unknown else changes
+        return replace(changes, index=True, maps=True, collection_maps=None) if unknown else changes
 
     @contextmanager
     def _rendering(self, model: VaultModel,

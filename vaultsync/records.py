@@ -330,7 +330,8 @@ class RenderChanges:
     concepts: frozenset[str] = frozenset()  # concept ids
     collections: frozenset[str] = frozenset()  # collection note stems (``CollectionInfo.name``)
     index: bool = True
-    maps: bool = True
+    maps: bool = True  # the maps: ``Maps/All concepts.canvas`` and, of the collections' ...
+    collection_maps: frozenset[str] | None = None  # ... those of these collections (None: all)
 
     def renders(self, subject: Any) -> bool:
         """``subject``'s note (a ``Paper``, ``Concept`` or ``CollectionInfo``) may differ."""

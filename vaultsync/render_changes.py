@@ -22,6 +22,7 @@ def render_changes(before: VaultModel, after: VaultModel, touched: Iterable[str]
     them since, or the last run could not write them)."""
     touched = set(touched)
     old_papers = {p.id: p for p in before.papers}
+    before_ids = set(old_papers)
     papers: set[str] = set()
     shown: set[str] = set()  # papers whose name or gist changed (or that came or went)
     for paper in after.papers:
@@ -36,6 +37,7 @@ def render_changes(before: VaultModel, after: VaultModel, touched: Iterable[str]
             if old.name != paper.name or old.gist != paper.gist:
                 shown.add(paper.id)
     shown.update(old_papers)  # (gone: whoever listed them lists them no more)
+    differ = set(papers) | set(old_papers)  # papers whose record changed, came or went
     if after.referenced or before.referenced:  # (a preview's model: not what a full run renders)
         shown.update(p.id for p in (*after.referenced, *before.referenced))
     # a paper note names its related papers and its collection
@@ -62,7 +64,42 @@ def render_changes(before: VaultModel, after: VaultModel, touched: Iterable[str]
     changed = bool(papers or concepts or collections or len(before.concepts) != len(after.concepts)
                    or len(before.collections) != len(after.collections))
     return RenderChanges(frozenset(papers), frozenset(concepts), frozenset(collections),
-                         index=changed or "index" in touched, maps=changed)
+                         index=changed or "index" in touched, maps=changed,
+                         collection_maps=_collection_maps(before, after, differ, before_ids) if changed else frozenset())
+
+
+def _collection_maps(before: VaultModel, after: VaultModel, differ: set[str], before_ids: set[str]) -> frozenset[str] | None:
+    """The collections whose map (``views.canvas``) may differ; None: every one. A collection's
+    map reads its papers (in the model's order) and their concepts, and of the concept graph the
+    entries (broader, narrower, being there at all) of those concepts and of their ancestors."""
+    if [c.name for c in before.collections] != [c.name for c in after.collections]:
+        return None  # (the maps' names and order)
+    graph_before = {c.name: (c.broader, c.narrower) for c in before.concepts}
+    graph_after = {c.name: (c.broader, c.narrower) for c in after.concepts}
+    moved = {n for n in graph_before.keys() | graph_after.keys() if graph_before.get(n) != graph_after.get(n)}
+    old_collections = {c.name: c for c in before.collections}
+    maps = set()
+    for collection in after.collections:
+        old = old_collections[collection.name]
+        if old.papers != collection.papers or not differ.isdisjoint(collection.papers):
+            maps.add(collection.name)
+        elif moved and not moved.isdisjoint(_reads(collection.papers, before, graph_before)
+                                            | _reads(collection.papers, after, graph_after)):
+            maps.add(collection.name)
+    return frozenset(maps)
+
+
+def _reads(paper_ids, model: VaultModel, graph: dict) -> set[str]:
+    """The concept names a collection's map looks up: its papers' concepts and their ancestors."""
+    names: set[str] = set()
+    for paper_id in paper_ids:
+        names.update(model.paper(paper_id).concepts)
+    frontier = [n for n in names if n in graph]
+    while frontier:
+        parents = [b for n in frontier for b in graph[n][0] if b not in names]
+        names.update(parents)
+        frontier = [b for b in parents if b in graph]
+    return names
 
 
 def _collection_names(model: VaultModel) -> dict[str, str]:

@@ -209,8 +209,9 @@ class VaultSession:
         current = {p.id for p in self._papers}
         seeds = {p.seed for p in self._papers}
         new = [p for p in self._papers if p.id not in self._index and p.id not in self._matched]
-        old = [r for r in self.state.papers()
-               if r.id not in current and r.id in self._index and r.id not in self._matched.values()]
+        matched = set(self._matched.values())
+        old = self.state.papers_at((i, seed) for i, seed, _ in self.state.paper_places()  # (their texts only)
+                                   if i not in current and i in self._index and i not in matched)
         matches = match_papers(new, old, seeds)
         texts, known = {r.id: r.text for r in old}, self.state.notes()
         for new_id, old_id in matches.items():

@@ -191,7 +191,7 @@ class ObsidianFormat:
         if changes is None or changes.maps:
             from ..views.canvas import render_canvases  # lazy: only the obsidian format draws maps
 
-            yield from render_canvases(model)
+            yield from render_canvases(model, collections=changes.collection_maps if changes is not None else None)
 
     def _note(self, subject, model: VaultModel, context: RenderContext) -> OutputFile:
         rendered = context.render_note(subject, self.name, model) if context.render_note else None
