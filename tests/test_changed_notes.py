@@ -246,3 +246,27 @@ def test_a_new_collection_leaves_the_other_maps_as_a_one_shot_export_does(folder
     assert tree(vault) == one_shot(tmp_path, seeds, monkeypatch)
     assert "Maps/ICLR 2026 Papers.canvas" in checked
     assert len(again) < len(checked)
+
+
+def test_a_watcher_remembers_its_last_run_after_the_round_if_the_vault_is_as_it_left_it(folders, given):
+    seeds, vault = folders
+    exporter, touches = watching(seeds, vault)
+    with exporter:
+        exporter.run()
+        for path in (vault / "Papers").glob("*.md"):  # (the events of the run's own writes)
+            touches.add(path.relative_to(vault).as_posix())
+        touches.add("New papers.md")
+    del given[:]
+    with Exporter(seeds, vault, get_plugin_manager(), ExportOptions()) as later:
+        later.run()
+    assert given == []  # served by the last run: nothing changed since
+
+    exporter, touches = watching(seeds, vault)
+    with exporter:
+        exporter.run(changed=[FIRST])
+        note = sorted((vault / "Papers").glob("*.md"))[0]
+        note.write_text(note.read_text("utf-8") + "\nMine.\n", "utf-8")  # after the run, before the exit
+        touches.add(note.relative_to(vault).as_posix())
+    with Exporter(seeds, vault, get_plugin_manager(), ExportOptions()) as later:
+        later.run()
+    assert given  # not remembered: the vault changed after that run

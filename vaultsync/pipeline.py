@@ -41,6 +41,7 @@ from .speedups import Speedups
 from .snapshot import scan
 from .state_db import StateDamaged
 from .sync import VaultSession
+from .write import file_signature
 from .vault_events import VaultTouches
 
 log = logging.getLogger(__name__)
@@ -85,6 +86,7 @@ class Exporter:
         # happened in the vault since (``touches``)
         self._baseline: VaultModel | None = None
         self.touches: VaultTouches | None = None  # see ``track_vault``
+        self._unremembered: tuple | None = None  # (print, report, digest's signature): see ``remember_last``
         self._primed = False  # the extractors have run in this process
         self._remembering = False  # this exporter keeps abstracts' Markdown in memory
         self._previewed: SyncReport | None = None  # what previews wrote since the last run
@@ -102,6 +104,10 @@ class Exporter:
         return self
 
     def __exit__(self, *exc) -> None:
+        try:
+            self.remember_last()
+        except Exception:  # (only a later start's shortcut is lost)
+            log.debug("could not remember the last run", exc_info=True)
         self._thaw()
         if self._remembering:
             from .markdown import remember_conversions
@@ -346,11 +352,38 @@ class Exporter:
         self.session.settle()  # the notes written are accounted for: hooks run, state saved
         if not report.errors and self.remember:  # every note is as this model renders it, or in conflict
             self._baseline = self._model
+        self._unremembered = None
         if not report.errors and set(report.warnings) <= set(read.problems):
-            remember_run(self.session.state, begun.after(self.vault_dir), report)
+            if self.touches is not None:  # a watcher that knows what is touched in the vault
+                # listing the vault and hashing every seed is for a later start: done once the
+                # round is over (``remember_last``), if the vault is still as the run left it
+                forget_run(self.session.state)
+                self._unremembered = (begun, report, file_signature(self.vault_dir / "New papers.md"))
+            else:
+                remember_run(self.session.state, begun.after(self.vault_dir), report)
         else:
             forget_run(self.session.state)
         return report
+
+    def remember_last(self) -> None:
+        """Remember the last run for a later start (``run_cache.last_run``: a start that finds the
+        seeds and the vault as that run left them skips its run), if it was put off (see
+        ``_finish``) and nothing but that run touched the vault since: each path touched is a note
+        as vaultsync last wrote it (its file signature), or the digest as the run left it."""
+        pending, self._unremembered = self._unremembered, None
+        if pending is None or self.touches is None or self.session.state is None:
+            return
+        begun, report, digest = pending
+        touched = self.touches.peek()
+        if touched is None:
+            return
+        if touched:
+            written = {rec.path: rec.signature for rec in self.session.state.notes().values()}
+            for path in touched:
+                signature = file_signature(self.vault_dir / path)
+                if written.get(path, digest if path == "New papers.md" else None) != signature or signature is None:
+                    return  # the user's doing, or not known: the next start runs
+        remember_run(self.session.state, begun.after(self.vault_dir), report)
 
     def _changes(self, baseline: VaultModel | None, model: VaultModel,
                  touched: set[str] | None) -> RenderChanges | None:
@@ -415,6 +448,7 @@ class Exporter:
     def _warm(self) -> None:
         if self.options.dry_run:
             return
+        self.remember_last()  # (the round is over: what a later start needs, while nothing happens)
         if self._model is None:
             if self._code is None:
                 self._code = code_signature(self.plugins)

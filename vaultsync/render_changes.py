@@ -22,9 +22,9 @@ def render_changes(before: VaultModel, after: VaultModel, touched: Iterable[str]
     them since, or the last run could not write them)."""
     touched = set(touched)
     old_papers = {p.id: p for p in before.papers}
-    before_ids = set(old_papers)
     papers: set[str] = set()
     shown: set[str] = set()  # papers whose name or gist changed (or that came or went)
+    mapped: set[str] = set()  # papers whose concepts changed, or that came or went (the maps show those)
     for paper in after.papers:
         old = old_papers.pop(paper.id, None)
         if old is paper:
@@ -32,12 +32,15 @@ def render_changes(before: VaultModel, after: VaultModel, touched: Iterable[str]
         if old is None:
             papers.add(paper.id)
             shown.add(paper.id)
+            mapped.add(paper.id)
         elif old != paper:
             papers.add(paper.id)
             if old.name != paper.name or old.gist != paper.gist:
                 shown.add(paper.id)
+            if old.concepts != paper.concepts:
+                mapped.add(paper.id)
     shown.update(old_papers)  # (gone: whoever listed them lists them no more)
-    differ = set(papers) | set(old_papers)  # papers whose record changed, came or went
+    mapped.update(old_papers)
     if after.referenced or before.referenced:  # (a preview's model: not what a full run renders)
         shown.update(p.id for p in (*after.referenced, *before.referenced))
     # a paper note names its related papers and its collection
@@ -65,10 +68,10 @@ def render_changes(before: VaultModel, after: VaultModel, touched: Iterable[str]
                    or len(before.collections) != len(after.collections))
     return RenderChanges(frozenset(papers), frozenset(concepts), frozenset(collections),
                          index=changed or "index" in touched, maps=changed,
-                         collection_maps=_collection_maps(before, after, differ, before_ids) if changed else frozenset())
+                         collection_maps=_collection_maps(before, after, mapped) if changed else frozenset())
 
 
-def _collection_maps(before: VaultModel, after: VaultModel, differ: set[str], before_ids: set[str]) -> frozenset[str] | None:
+def _collection_maps(before: VaultModel, after: VaultModel, differ: set[str]) -> frozenset[str] | None:
     """The collections whose map (``views.canvas``) may differ; None: every one. A collection's
     map reads its papers (in the model's order) and their concepts, and of the concept graph the
     entries (broader, narrower, being there at all) of those concepts and of their ancestors."""

@@ -42,6 +42,11 @@ class VaultTouches:
             self._paths, self._lost = set(), False
         return None if lost else paths
 
+    def peek(self) -> set[str] | None:
+        """What ``drain`` would answer, without forgetting it."""
+        with self._lock:
+            return None if self._lost else set(self._paths)
+
     def put_back(self, paths: set[str] | None) -> None:
         """Paths drained by a run that then wrote nothing: still to check (None: lost)."""
         with self._lock:
