@@ -125,7 +125,9 @@ def test_a_user_edit_is_kept_when_untouched_and_merged_when_its_note_changes(fol
         assert not report.errors
 
 
-def test_a_deleted_or_moved_note_is_checked_and_ends_as_when_every_note_is(folders, given, tmp_path, monkeypatch):
+@pytest.mark.parametrize("events", [False, True], ids=["rescanned", "told by events"])
+def test_a_deleted_or_moved_note_is_checked_and_ends_as_when_every_note_is(folders, given, tmp_path, monkeypatch,
+                                                                           events):
     seeds, _ = folders
 
     def rounds(name: str, track: bool):
@@ -139,9 +141,14 @@ def test_a_deleted_or_moved_note_is_checked_and_ends_as_when_every_note_is(folde
             deleted.unlink()
             (vault / "Reading").mkdir()
             moved.rename(vault / "Reading" / moved.name)
-            exporter.session.refresh()  # (as the watcher does before each round; no event reported)
-            if touches is not None:
-                touches.drain()
+            if touches is not None and events:  # (the vault's events say which notes; the
+                for path in (deleted, moved, vault / "Reading" / moved.name):  # watcher refreshes those)
+                    touches.add(path.relative_to(vault).as_posix())
+                exporter.session.refresh(touches.peek())
+            else:
+                exporter.session.refresh()  # (as the watcher does without events)
+                if touches is not None:
+                    touches.drain()
             del given[:]
             report = exporter.run(changed=[FIRST])
             assert f"Papers/{moved.name}" in given

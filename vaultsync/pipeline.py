@@ -308,6 +308,8 @@ class Exporter:
         state = self.session.state
         baseline, self._baseline = self._baseline, None  # (until this run has written all it should)
         touched = self.touches.drain() if self.touches is not None else None
+        if touched:
+            self.session.refresh(touched)  # (touched since the watcher's refresh: moved or deleted)
         writing = False
         try:
             changes = self._changes(baseline, model, touched)

@@ -122,13 +122,16 @@ class VaultSession:
             self._scanned, self._warnings = scan_notes(self.root, self.state.notes())
         return self._scanned
 
-    def refresh(self) -> None:
+    def refresh(self, touched: Iterable[str] | None = None) -> None:
         """Catch up with notes moved, renamed, deleted or added in the vault since the last scan.
 
         For a long-lived session (``vaultsync watch``). Cheap when nothing moved: lists the
         vault's notes and reads the head only of paths the index does not know; an id whose
         note is gone from its path leaves the index (so it counts as deleted, or is found anew).
+        ``touched``: only these paths changed since (the vault's file events): only they are looked at.
         """
+        if touched is not None:
+            return self._refresh_paths({rel for rel in touched if rel.endswith(".md")})
         paths = list_notes(self.root)
         index = self._index
         gone = [vid for vid, (rel, _) in index.items() if rel not in paths]
@@ -139,6 +142,26 @@ class VaultSession:
             vid = head.get("vaultsync_id")
             if vid and vid not in self._index:
                 self._index[vid] = (rel, head.get("type"))
+
+    def _refresh_paths(self, paths: set[str]) -> None:
+        """``refresh`` of these vault paths only."""
+        if not paths:
+            return
+        index = self._index
+
+        def there(rel: str) -> bool:
+            full = os.path.join(self.root, rel)
+            return os.path.isfile(full) and not os.path.islink(full)
+        indexed = {rel: vid for vid, (rel, _) in index.items() if rel in paths}
+        for rel, vid in indexed.items():
+            if not there(rel):
+                del index[vid]
+        for rel in sorted(paths.difference(indexed)):
+            if there(rel):
+                head = note_head(os.path.join(self.root, rel))
+                vid = head.get("vaultsync_id")
+                if vid and vid not in index:
+                    index[vid] = (rel, head.get("type"))
 
     # -- what the pipeline asks before rendering ---------------------------------------------
     def existing_path(self, vaultsync_id: str) -> str | None:

@@ -213,7 +213,8 @@ class Watcher:
         started = time.perf_counter()
         self._retry = set(paths or ())
         try:
-            exporter.session.refresh()
+            # (the notes touched since the last round, when the vault's events are known)
+            exporter.session.refresh(exporter.touches.peek() if exporter.touches is not None else None)
             preview = exporter.preview(paths, checkpoint=self._checkpoint) if paths else None
             if preview is not None:
                 log.debug("new papers' notes written in %.0f ms", (time.perf_counter() - started) * 1000)
