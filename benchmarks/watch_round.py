@@ -42,6 +42,9 @@ def main() -> int:
     parser.add_argument("--keep", type=Path, help="build the corpus here and keep it (reused if present)")
     parser.add_argument("--code", type=Path, help="import vaultsync from this checkout")
     parser.add_argument("--profile", action="store_true", help="print a profile of the last round")
+    parser.add_argument("--verify", action="store_true",
+                        help="then export the same seeds to a fresh vault: the two must be byte-identical "
+                             "(but New papers.md)")
     args = parser.parse_args()
     sys.path.insert(0, str(args.code.resolve() if args.code else ROOT))
     sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -101,6 +104,8 @@ def main() -> int:
                     profiler = cProfile.Profile()
                     report = profiler.runcall(watcher._run, set(batch.paths))
                     pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
+                    pstats.Stats(profiler).sort_stats("cumulative").print_stats(
+                        "digest|run_cache|sync_run|sync.py|state|pipeline|render|canvas", 45)
                 else:
                     report = watcher._run(set(batch.paths))
                 ended = time.perf_counter()
@@ -126,6 +131,17 @@ def main() -> int:
     for name in ("link", "render", "write", "finish"):
         values = [s.get(name, 0.0) for _, s in later]
         print(f"  {name:7s} p50 {statistics.median(values):.3f} s  p95 {percentile(values, 95):.3f} s")
+    if args.verify:
+        os.environ["VAULTSYNC_STATE_DIR"] = str(work / "state-verify")
+        export(seeds, work / "verify", get_plugin_manager())
+
+        def tree(folder: Path) -> dict[str, bytes]:
+            return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*")
+                    if p.is_file() and ".vaultsync" not in p.parts and p.name != "New papers.md"}
+        watched, fresh = tree(vault), tree(work / "verify")
+        differ = sorted(p for p in watched.keys() | fresh.keys() if watched.get(p) != fresh.get(p))
+        print(f"verify: {len(watched)} files; {len(differ)} differ from a one-shot export of the same seeds"
+              + (f": {differ[:10]}" if differ else ""))
     if not args.keep:
         shutil.rmtree(base, ignore_errors=True)
     else:

@@ -73,8 +73,9 @@ def render_changes(before: VaultModel, after: VaultModel, touched: Iterable[str]
 
 def _collection_maps(before: VaultModel, after: VaultModel, differ: set[str]) -> frozenset[str] | None:
     """The collections whose map (``views.canvas``) may differ; None: every one. A collection's
-    map reads its papers (in the model's order) and their concepts, and of the concept graph the
-    entries (broader, narrower, being there at all) of those concepts and of their ancestors."""
+    map reads its papers (in the model's order) and their concepts, and of the concept graph:
+    whether each of those concepts is there, its broader concepts and those on the map among its
+    narrower ones (``select_concepts``), and its ancestors' broader concepts (``_ancestors``)."""
     if [c.name for c in before.collections] != [c.name for c in after.collections]:
         return None  # (the maps' names and order)
     graph_before = {c.name: (c.broader, c.narrower) for c in before.concepts}
@@ -86,23 +87,35 @@ def _collection_maps(before: VaultModel, after: VaultModel, differ: set[str]) ->
         old = old_collections[collection.name]
         if old.papers != collection.papers or not differ.isdisjoint(collection.papers):
             maps.add(collection.name)
-        elif moved and not moved.isdisjoint(_reads(collection.papers, before, graph_before)
-                                            | _reads(collection.papers, after, graph_after)):
+            continue
+        if not moved:
+            continue
+        reads_before, shown_before = _reads(collection.papers, before, graph_before)
+        reads_after, shown_after = _reads(collection.papers, after, graph_after)
+        if any(_as_read(graph_before.get(n), shown_before) != _as_read(graph_after.get(n), shown_after)
+               for n in moved.intersection(reads_before | reads_after)):
             maps.add(collection.name)
     return frozenset(maps)
 
 
-def _reads(paper_ids, model: VaultModel, graph: dict) -> set[str]:
-    """The concept names a collection's map looks up: its papers' concepts and their ancestors."""
+def _as_read(entry: tuple | None, shown: set[str]) -> tuple | None:
+    """A concept's (broader, narrower) as a map reads it: the narrower ones its papers mention."""
+    return None if entry is None else (entry[0], tuple(n for n in entry[1] if n in shown))
+
+
+def _reads(paper_ids, model: VaultModel, graph: dict) -> tuple[set[str], set[str]]:
+    """The concept names a collection's map looks up (its papers' concepts and their ancestors),
+    and those its papers mention (that are concepts of the model)."""
     names: set[str] = set()
     for paper_id in paper_ids:
         names.update(model.paper(paper_id).concepts)
-    frontier = [n for n in names if n in graph]
+    mentioned = {n for n in names if n in graph}
+    frontier = list(mentioned)
     while frontier:
         parents = [b for n in frontier for b in graph[n][0] if b not in names]
         names.update(parents)
         frontier = [b for b in parents if b in graph]
-    return names
+    return names, mentioned
 
 
 def _collection_names(model: VaultModel) -> dict[str, str]:
