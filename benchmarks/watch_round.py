@@ -121,6 +121,12 @@ def main() -> int:
                     ("preview", "read", "extract", "link", "render", "write", "finish"))
                     + f"  ({written} notes written)", flush=True)
                 watcher.prepare()
+            if args.verify and getattr(exporter, "touches", None) is not None:
+                # a run that checks every note: it must find nothing the rounds left undone
+                exporter.touches.lose()
+                check = exporter.run(changed=[target.name])
+                print(f"verify: a run checking every note wrote {sorted(check.created + check.updated)[:10]}"
+                      f" ({len(check.created) + len(check.updated)} notes)", flush=True)
         finally:
             watcher.close()
     later = rows[1:] or rows
@@ -142,6 +148,15 @@ def main() -> int:
         differ = sorted(p for p in watched.keys() | fresh.keys() if watched.get(p) != fresh.get(p))
         print(f"verify: {len(watched)} files; {len(differ)} differ from a one-shot export of the same seeds"
               + (f": {differ[:10]}" if differ else ""))
+        if differ:
+            import difflib
+
+            for path in differ[:3]:
+                sys.stdout.writelines(difflib.unified_diff(
+                    fresh.get(path, b"").decode("utf-8", "replace").splitlines(True),
+                    watched.get(path, b"").decode("utf-8", "replace").splitlines(True), "one-shot", "watched"))
+            print(f"kept in {work}")
+            return 1
     if not args.keep:
         shutil.rmtree(base, ignore_errors=True)
     else:

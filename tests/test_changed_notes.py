@@ -277,3 +277,28 @@ def test_a_watcher_remembers_its_last_run_after_the_round_if_the_vault_is_as_it_
     with Exporter(seeds, vault, get_plugin_manager(), ExportOptions()) as later:
         later.run()
     assert given  # not remembered: the vault changed after that run
+
+
+def test_the_same_model_changes_nothing_and_a_format_opts_in_only_alone(folders):
+    from vaultsync.hookspecs import hookimpl
+    from vaultsync.render import renders_changes_only
+    from vaultsync.render_changes import render_changes
+
+    seeds, vault = folders
+    with Exporter(seeds, vault, get_plugin_manager(), ExportOptions()) as exporter:
+        exporter.run()
+        model = exporter._model
+    nothing = render_changes(model, model)
+    assert not (nothing.papers or nothing.concepts or nothing.collections or nothing.index or nothing.maps)
+    touched = render_changes(model, model, {model.papers[0].id, model.concepts[0].id})
+    assert touched.papers == {model.papers[0].id} and touched.concepts == {model.concepts[0].id}
+
+    pm = get_plugin_manager()
+    assert renders_changes_only(pm, "obsidian")
+
+    class OwnNotes:
+        @hookimpl
+        def vaultsync_render_note(self, subject, format, model):
+            return None
+    pm.register(OwnNotes())
+    assert not renders_changes_only(pm, "obsidian")  # (what its notes read is not known)
