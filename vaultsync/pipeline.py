@@ -29,8 +29,10 @@ from .link import Linker, LinkOptions, link_additions, prepare_additions
 from .plugins import LazyPlugins, call_safely, promotion_options
 from .progress import StageTimer
 from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_signature
-from .records import Abstract, DeferredNote, ExtractContext, OutputFile, Seed, SyncReport, VaultModel, frozen_mapping
-from .render import render, render_lazily
+from .records import (Abstract, DeferredNote, ExtractContext, OutputFile, RenderChanges, Seed, SyncReport, VaultModel,
+                      frozen_mapping)
+from .render import render, render_lazily, renders_changes_only
+from .render_changes import render_changes
 from .run_cache import (cache_encoded, carry_over_lessons, conversion_key, extraction_fingerprint, forget_run,
                         last_run, load_conversions, load_extractions, remember_run, render_fingerprint,
                         run_print, save_conversions, save_extractions)
@@ -38,6 +40,8 @@ from .speedups import Speedups
 from .snapshot import scan
 from .state_db import StateDamaged
 from .sync import VaultSession
+from .write import file_signature
+from .vault_events import VaultTouches
 
 log = logging.getLogger(__name__)
 _FREEZE_EVERY = 4096  # files written between two ``gc.freeze()`` (see ``Exporter._counted``)
@@ -77,6 +81,12 @@ class Exporter:
         self._code: str | None = None  # the stat signature of vaultsync's and the plugins' code
         self._model: VaultModel | None = None  # what the last full run linked
         self._linker = Linker(keep=remember)  # ... and how (a watcher's next run links only what changed)
+        # what the last run that wrote every note it should (no error) wrote them from: the next
+        # run renders only what may differ from it (``render_changes``), when it knows what
+        # happened in the vault since (``touches``)
+        self._baseline: VaultModel | None = None
+        self.touches: VaultTouches | None = None  # see ``track_vault``
+        self._unremembered: tuple | None = None  # (print, report, digest's signature): see ``remember_last``
         self._primed = False  # the extractors have run in this process
         self._remembering = False  # this exporter keeps abstracts' Markdown in memory
         self._previewed: SyncReport | None = None  # what previews wrote since the last run
@@ -94,6 +104,10 @@ class Exporter:
         return self
 
     def __exit__(self, *exc) -> None:
+        try:
+            self.remember_last()
+        except Exception:  # (only a later start's shortcut is lost)
+            log.debug("could not remember the last run", exc_info=True)
         self._thaw()
         if self._remembering:
             from .markdown import remember_conversions
@@ -129,6 +143,14 @@ class Exporter:
                     # with it, so that full collections do not walk it again and again (7 at 20k papers)
                     gc.freeze()
             yield f
+
+    def track_vault(self) -> VaultTouches:
+        """Start learning what is touched in the vault (the caller feeds the paths, e.g. from file
+        events: ``vault_events.VaultHints``); from the next successful run on, each run renders
+        and checks only the notes that may differ from what that run wrote, and those touched."""
+        self.touches = VaultTouches()
+        self._baseline = None  # (what happened before is not known)
+        return self.touches
 
     def read(self) -> ReadResult:
         """Every seed file, re-reading only those whose stat signature changed."""
@@ -284,16 +306,34 @@ class Exporter:
         changed; what the run did, with the seeds' problems and the files it could not read."""
         self._step("render")
         state = self.session.state
-        # the model stays alive through the write and the hooks: no garbage collection walks it
-        with self.speedups.collector_for("write"):  # (a full one: a second at 20,000 papers, nothing freed)
-            with self._rendering(model) as files:  # rendered as the sync writes them: never all at once
-                self._step("write")
-                gone = {p.seed for p in state.papers()} - set(self._seeds)
-                report = self.session.apply(
-                    self._counted(files), dry_run=self.options.dry_run,
-                    seeds=[seed.path for seed in read.seeds] + sorted(gone), settle=False,
-                    render_fingerprint=render_fingerprint(self._code, self.options.format, self.options.config),
-                    batched=self.speedups.batched_writes)
+        baseline, self._baseline = self._baseline, None  # (until this run has written all it should)
+        touched = self.touches.drain() if self.touches is not None else None
+        if touched:
+            self.session.refresh(touched)  # (touched since the watcher's refresh: moved or deleted)
+        writing = False
+        try:
+            changes = self._changes(baseline, model, touched)
+            present = model_ids(model) if changes is not None else ()
+            # the model stays alive through the write and the hooks: no garbage collection walks it
+            with self.speedups.collector_for("write"):  # (a full one: a second at 20,000 papers, nothing freed)
+                with self._rendering(model, changes) as files:  # rendered as the sync writes them: never all at once
+                    self._step("write")
+                    gone = state.paper_seeds() - set(self._seeds)
+                    writing = True
+                    report = self.session.apply(
+                        self._counted(files), dry_run=self.options.dry_run,
+                        seeds=[seed.path for seed in read.seeds] + sorted(gone), settle=False,
+                        render_fingerprint=render_fingerprint(self._code, self.options.format, self.options.config),
+                        batched=self.speedups.batched_writes, present=present)
+        except BaseException:
+            if not writing:  # abandoned before the sync began (a stop, more seeds): nothing written
+                self._baseline = baseline
+                if self.touches is not None:
+                    self.touches.put_back(touched)
+            raise
+        if changes is not None:
+            log.debug("render: %d papers, %d concepts, %d collections may differ from the last run's notes",
+                      len(changes.papers), len(changes.concepts), len(changes.collections))
         if self._previewed is not None:  # one round: the notes the preview wrote count as this run's
             report, self._previewed = self._previewed.followed_by(report), None
         return replace(report, papers=len(model.papers), concepts=len(model.concepts),
@@ -312,14 +352,72 @@ class Exporter:
         report = replace(report, warnings=report.warnings + tuple(str(f) for f in outcome.failures),
                          written=frozen_mapping())
         self.session.settle()  # the notes written are accounted for: hooks run, state saved
+        if not report.errors and self.remember:  # every note is as this model renders it, or in conflict
+            self._baseline = self._model
+        self._unremembered = None
         if not report.errors and set(report.warnings) <= set(read.problems):
-            remember_run(self.session.state, begun.after(self.vault_dir), report)
+            if self.touches is not None:  # a watcher that knows what is touched in the vault
+                # listing the vault and hashing every seed is for a later start: done once the
+                # round is over (``remember_last``), if the vault is still as the run left it
+                forget_run(self.session.state)
+                self._unremembered = (begun, report, file_signature(self.vault_dir / "New papers.md"))
+            else:
+                remember_run(self.session.state, begun.after(self.vault_dir), report)
         else:
             forget_run(self.session.state)
         return report
 
+    def remember_last(self) -> None:
+        """Remember the last run for a later start (``run_cache.last_run``: a start that finds the
+        seeds and the vault as that run left them skips its run), if it was put off (see
+        ``_finish``) and nothing but that run touched the vault since: each path touched is a note
+        as vaultsync last wrote it (its file signature), or the digest as the run left it."""
+        pending, self._unremembered = self._unremembered, None
+        if pending is None or self.touches is None or self.session.state is None:
+            return
+        begun, report, digest = pending
+        touched = self.touches.peek()
+        if touched is None:
+            return
+        if touched:
+            written = {rec.path: rec.signature for rec in self.session.state.notes().values()}
+            for path in touched:
+                signature = file_signature(self.vault_dir / path)
+                if written.get(path, digest if path == "New papers.md" else None) != signature or signature is None:
+                    return  # the user's doing, or not known: the next start runs
+        remember_run(self.session.state, begun.after(self.vault_dir), report)
+
+    def _changes(self, baseline: VaultModel | None, model: VaultModel,
+                 touched: set[str] | None) -> RenderChanges | None:
+        """The notes of ``model`` that may differ from what the last successful run wrote (from
+        ``baseline``), the notes touched in the vault since, and the notes that need the sync's
+        attention (deleted, moved, in conflict, renamed by the sync); None: every note is checked
+        -- no such run (the first, or the last failed or was abandoned while writing), the vault's
+        events not known (``touches``), notes an interrupted run wrote, a dry run, or a format
+        that does not render only the changes (``renders_changes_only``)."""
+        if (baseline is None or touched is None or self.options.dry_run or self.session.recovered
+                or not renders_changes_only(self.pm, self.options.format)):
+            return None
+        session = self.session
+        ids = session.deleted_ids() | session.conflicted | session.following | set(session._matched)
+        unknown = False  # a path touched that no note's id says: the maps and index are checked
+        recorded = session.state.notes()
+        if touched:
+            at = {path: vid for vid, (path, _) in session._index.items()}
+            was = {rec.path: key for key, rec in recorded.items()}
+            for path in touched:
+                if path in at or path in was:
+                    ids.update(vid for vid in (at.get(path), was.get(path)) if vid)
+                elif path != "New papers.md":  # (the digest's own note: no format renders it)
+                    unknown = True
+        ids.update(vid for vid, (path, _) in session._index.items()  # moved since vaultsync wrote them
+                   if (rec := recorded.get(vid)) is None or rec.path != path)
+        changes = render_changes(baseline, model, ids)
+        return replace(changes, index=True, maps=True, collection_maps=None) if unknown else changes
+
     @contextmanager
-    def _rendering(self, model: VaultModel) -> Iterator[Iterator[OutputFile | DeferredNote]]:
+    def _rendering(self, model: VaultModel,
+                   changes: RenderChanges | None = None) -> Iterator[Iterator[OutputFile | DeferredNote]]:
         """Every note of ``model`` in the chosen format, rendered as it is asked for within the
         block (or as a ``DeferredNote``, rendered only if the sync needs it); abstracts' Markdown
         comes from the state's cache when the same text with the same links was converted before
@@ -327,11 +425,12 @@ class Exporter:
         from .markdown import conversions, pools_allowed  # lazy: start-up time
 
         state = self.session.state
-        wanted = {conversion_key(p.abstract.text, p.links): (p.abstract.text, tuple(p.links)) for p in model.papers}
+        papers = model.papers if changes is None else [p for p in model.papers if p.id in changes.papers]
+        wanted = {conversion_key(p.abstract.text, p.links): (p.abstract.text, tuple(p.links)) for p in papers}
         known = load_conversions(state, self._code, wanted)
         with conversions(dict(known)) as table, pools_allowed(self.speedups.pools):
             yield render_lazily(model, self.options.format, self.pm, {"config": self.options.config},
-                                defer=self.speedups.deferred_render)
+                                defer=self.speedups.deferred_render, changes=changes)
         if not self.options.dry_run:
             save_conversions(state, self._code, wanted, table, known)
 
@@ -351,6 +450,7 @@ class Exporter:
     def _warm(self) -> None:
         if self.options.dry_run:
             return
+        self.remember_last()  # (the round is over: what a later start needs, while nothing happens)
         if self._model is None:
             if self._code is None:
                 self._code = code_signature(self.plugins)
@@ -391,6 +491,15 @@ class Exporter:
         if not self.remember:  # a one-shot export previews nothing: the index it would use goes
             model.caches.pop("relatedness", None)
         return read, extracted, model
+
+
+def model_ids(model: VaultModel) -> set[str]:
+    """The ids of the notes a format renders from ``model`` (papers, concepts but those the user
+    wrote, collections, the index): notes a run left unrendered as unchanged are not gone."""
+    from .link import collection_id
+
+    return {*(p.id for p in model.papers), *(c.id for c in model.concepts if not c.user_note),
+            *(collection_id(c.collection.name) for c in model.collections), "index"}
 
 
 def export(seeds_dir: Path, vault_dir: Path, pm: pluggy.PluginManager | LazyPlugins,

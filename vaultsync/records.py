@@ -308,6 +308,40 @@ class RenderContext:
     # the format may yield ``DeferredNote``s: the sync asks for it, and no plugin renders a note
     # in the format's place (the inputs a plugin reads cannot be known)
     may_defer: bool = False
+    # the notes that may render differently from what the last successful run wrote (None: all
+    # may); given only to a format that declares ``supports_render_changes``, which then yields
+    # only these -- the others are in the vault as they should be, and count as given
+    changes: "RenderChanges | None" = None
+
+
+@dataclass(frozen=True)
+class RenderChanges:
+    """Which notes of a model may render differently from the notes of the model that the last
+    successful run wrote (``pipeline.render_changes`` works it out, once per run).
+
+    A paper's note: its record changed (not equal), it is new, its collection's name changed, or
+    a paper it lists as related changed its name or gist -- or the user touched its note since
+    (``touched``). A concept's or a collection's note: its record changed, or a paper it lists
+    changed its name or gist (or touched). The index and the maps: ``index``, ``maps``. Ids not
+    here render as they rendered last time: a format that declares ``supports_render_changes``
+    may leave them out, and the sync then counts them as given (never marked removed)."""
+
+    papers: frozenset[str] = frozenset()  # paper ids
+    concepts: frozenset[str] = frozenset()  # concept ids
+    collections: frozenset[str] = frozenset()  # collection note stems (``CollectionInfo.name``)
+    index: bool = True
+    maps: bool = True  # the maps: ``Maps/All concepts.canvas`` and, of the collections' ...
+    collection_maps: frozenset[str] | None = None  # ... those of these collections (None: all)
+
+    def renders(self, subject: Any) -> bool:
+        """``subject``'s note (a ``Paper``, ``Concept`` or ``CollectionInfo``) may differ."""
+        if isinstance(subject, Paper):
+            return subject.id in self.papers
+        if isinstance(subject, Concept):
+            return subject.id in self.concepts
+        if isinstance(subject, CollectionInfo):
+            return subject.name in self.collections
+        return True
 
 
 @dataclass(frozen=True)

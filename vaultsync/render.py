@@ -10,7 +10,7 @@ import pluggy
 
 from .errors import VaultsyncError
 from .plugins import call_safely
-from .records import DeferredNote, OutputFile, OutputFormat, RenderContext, VaultModel, frozen_mapping
+from .records import DeferredNote, OutputFile, OutputFormat, RenderChanges, RenderContext, VaultModel, frozen_mapping
 
 log = logging.getLogger(__name__)
 
@@ -29,15 +29,26 @@ def render(model: VaultModel, format_name: str, pm: pluggy.PluginManager,
     return list(render_lazily(model, format_name, pm, options))
 
 
+def renders_changes_only(pm: pluggy.PluginManager, format_name: str) -> bool:
+    """The format ``format_name`` renders only the notes of ``RenderContext.changes`` when given
+    them: it declares ``supports_render_changes`` and no plugin but its own module renders notes
+    (what another plugin's note reads is not known)."""
+    fmt = available_formats(pm).get(format_name)
+    return (fmt is not None and getattr(type(fmt), "supports_render_changes", False) is True
+            and only_own_notes(pm, fmt))
+
+
 def render_lazily(model: VaultModel, format_name: str, pm: pluggy.PluginManager,
-                  options: Mapping[str, Any] | None = None, defer: bool = False
-                  ) -> Iterator[OutputFile | DeferredNote]:
+                  options: Mapping[str, Any] | None = None, defer: bool = False,
+                  changes: RenderChanges | None = None) -> Iterator[OutputFile | DeferredNote]:
     """``render``, one note at a time as they are asked for: a sync that writes each note and
     lets it go never holds the text of every note at once. An unknown format fails at once.
 
     ``defer``: the format may yield ``DeferredNote``s (rendered only if the sync needs them):
     only a format that declares ``supports_deferred_render``, when no plugin but the format's
     own renders notes (a deferred note is rendered by the format itself, not through the hook).
+    ``changes``: the notes that may differ from the last successful run's; given to the format
+    only when ``renders_changes_only`` (else it renders every note, as without them).
     """
     formats = available_formats(pm)
     if format_name not in formats:
@@ -54,8 +65,11 @@ def render_lazily(model: VaultModel, format_name: str, pm: pluggy.PluginManager,
     fmt = formats[format_name]
     # (a format that wraps another, without declaring it, gets rendered notes)
     deferring = getattr(type(fmt), "supports_deferred_render", False) and only_own_notes(pm, fmt)
+    if changes is not None and not (getattr(type(fmt), "supports_render_changes", False) is True
+                                    and only_own_notes(pm, fmt)):
+        changes = None
     context = RenderContext(options=frozen_mapping(options), render_note=render_note,
-                            may_defer=defer and deferring)
+                            may_defer=defer and deferring, changes=changes)
     return iter(fmt.render(model, context))
 
 

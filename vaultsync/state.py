@@ -192,6 +192,26 @@ class State:
         rows = self._db.execute("SELECT id, seed, paragraph, text FROM papers ORDER BY seed, paragraph")
         return [PaperRecord(*r) for r in rows]
 
+    def paper_places(self) -> list[tuple[str, str, int]]:
+        """(id, seed, paragraph) of every paper, as ``papers`` orders them, without their texts
+        (the texts of 20,000 abstracts are most of the table)."""
+        return self._db.execute("SELECT id, seed, paragraph FROM papers ORDER BY seed, paragraph")
+
+    def paper_seeds(self) -> set[str]:
+        """The seeds of the papers (from the index by seed)."""
+        return {row[0] for row in self._db.execute("SELECT DISTINCT seed FROM papers")}
+
+    def papers_at(self, keys: Iterable[tuple[str, str]]) -> list[PaperRecord]:
+        """The papers of these (id, seed) keys, as ``papers`` orders them."""
+        keys, found = list(keys), []
+        for start in range(0, len(keys), 400):  # SQLite caps the parameters of one statement
+            chunk = keys[start:start + 400]
+            rows = self._db.execute("SELECT id, seed, paragraph, text FROM papers WHERE (id, seed) IN "
+                                    f"(VALUES {','.join(['(?, ?)'] * len(chunk))})",
+                                    [v for key in chunk for v in key])
+            found += [PaperRecord(*r) for r in rows]
+        return sorted(found, key=lambda p: (p.seed, p.paragraph))
+
     def replace_papers(self, seeds: Iterable[str], papers: Iterable[PaperRecord],
                        forget_ids: Iterable[str] = ()) -> None:
         """Forget the papers of ``seeds`` and the ids ``forget_ids``, then store ``papers``."""
@@ -260,6 +280,12 @@ class State:
         rows = self._db.execute("SELECT key, inputs_key, input_sha FROM rendered WHERE fingerprint = ?",
                                 (fingerprint,))
         return {key: (inputs, sha) for key, inputs, sha in rows}
+
+    def rendered_one(self, fingerprint: str, key: str) -> tuple[str, str] | None:
+        """``rendered(fingerprint).get(key)``, for a run that asks about a few notes."""
+        rows = self._db.execute("SELECT inputs_key, input_sha FROM rendered WHERE fingerprint = ? AND key = ?",
+                                (fingerprint, key))
+        return tuple(rows[0]) if rows else None
 
     def put_rendered(self, fingerprint: str, items: Iterable[tuple[str, str, str]]) -> None:
         """Store (note key, inputs key, input_sha) rows; forget those of another fingerprint."""

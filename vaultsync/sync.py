@@ -73,6 +73,7 @@ class VaultSession:
         self.journal = WriteJournal(None)
         self.recovered: dict[str, bool] = {}  # notes an interrupted run wrote: path -> existed before
         self.following: set[str] = set()  # ids whose notes take their rendered names (``follow_names``)
+        self.conflicted: set[str] = set()  # keys of the notes the last ``apply`` left in conflict
         # an edited abstract's id -> (its former text, normalised; the name vaultsync gave its note)
         self.edited_from: dict[str, tuple[str, str | None]] = {}
 
@@ -121,13 +122,16 @@ class VaultSession:
             self._scanned, self._warnings = scan_notes(self.root, self.state.notes())
         return self._scanned
 
-    def refresh(self) -> None:
+    def refresh(self, touched: Iterable[str] | None = None) -> None:
         """Catch up with notes moved, renamed, deleted or added in the vault since the last scan.
 
         For a long-lived session (``vaultsync watch``). Cheap when nothing moved: lists the
         vault's notes and reads the head only of paths the index does not know; an id whose
         note is gone from its path leaves the index (so it counts as deleted, or is found anew).
+        ``touched``: only these paths changed since (the vault's file events): only they are looked at.
         """
+        if touched is not None:
+            return self._refresh_paths({rel for rel in touched if rel.endswith(".md")})
         paths = list_notes(self.root)
         index = self._index
         gone = [vid for vid, (rel, _) in index.items() if rel not in paths]
@@ -138,6 +142,26 @@ class VaultSession:
             vid = head.get("vaultsync_id")
             if vid and vid not in self._index:
                 self._index[vid] = (rel, head.get("type"))
+
+    def _refresh_paths(self, paths: set[str]) -> None:
+        """``refresh`` of these vault paths only."""
+        if not paths:
+            return
+        index = self._index
+
+        def there(rel: str) -> bool:
+            full = os.path.join(self.root, rel)
+            return os.path.isfile(full) and not os.path.islink(full)
+        indexed = {rel: vid for vid, (rel, _) in index.items() if rel in paths}
+        for rel, vid in indexed.items():
+            if not there(rel):
+                del index[vid]
+        for rel in sorted(paths.difference(indexed)):
+            if there(rel):
+                head = note_head(os.path.join(self.root, rel))
+                vid = head.get("vaultsync_id")
+                if vid and vid not in index:
+                    index[vid] = (rel, head.get("type"))
 
     # -- what the pipeline asks before rendering ---------------------------------------------
     def existing_path(self, vaultsync_id: str) -> str | None:
@@ -208,8 +232,9 @@ class VaultSession:
         current = {p.id for p in self._papers}
         seeds = {p.seed for p in self._papers}
         new = [p for p in self._papers if p.id not in self._index and p.id not in self._matched]
-        old = [r for r in self.state.papers()
-               if r.id not in current and r.id in self._index and r.id not in self._matched.values()]
+        matched = set(self._matched.values())
+        old = self.state.papers_at((i, seed) for i, seed, _ in self.state.paper_places()  # (their texts only)
+                                   if i not in current and i in self._index and i not in matched)
         matches = match_papers(new, old, seeds)
         texts, known = {r.id: r.text for r in old}, self.state.notes()
         for new_id, old_id in matches.items():
@@ -223,7 +248,8 @@ class VaultSession:
     def apply(self, files: Iterable[OutputFile | DeferredNote], *, seeds: Iterable[str] = (),
               dry_run: bool = False, partial: bool = False,
               papers: Iterable[tuple[str, str, int, str]] = (),
-              render_fingerprint: str | None = None, settle: bool = True, batched: bool = True) -> SyncReport:
+              render_fingerprint: str | None = None, settle: bool = True, batched: bool = True,
+              present: Iterable[str] = ()) -> SyncReport:
         """Bring the vault in line with ``files``; return what changed.
 
         Each file is merged into the note carrying its ``vaultsync_id`` (wherever it is) or
@@ -241,6 +267,10 @@ class VaultSession:
         count as created or updated here. ``settle``: the sync is all there is to the run (else the
         caller calls ``settle()`` once what follows, e.g. the after-sync hooks, is done).
         ``batched``: notes are staged and made durable together (else written one at a time).
+        ``present``: ids of notes left out of ``files`` because they are as the last run wrote
+        them (``RenderContext.changes``): given all the same (never marked removed), and counted
+        unchanged. The keys of the notes left in conflict are kept in ``conflicted`` until the
+        next ``apply``.
         """
         seeds = list(seeds)
         run = SyncRun(self, dry_run, render_fingerprint, batched=batched)
@@ -254,8 +284,10 @@ class VaultSession:
                     if len(run.pending) >= _BATCH:
                         run.commit(more=True)
                 run.commit()
+                present = set(present).difference(run.given_ids)
+                run.unchanged += len(present)
                 if seeds and not partial:
-                    run.mark_removed(run.given_ids, set(seeds))
+                    run.mark_removed(run.given_ids | present, set(seeds))
                 if dry_run:
                     raise _DryRun  # roll the state back
                 if render_fingerprint is not None and run.rendered:
@@ -273,6 +305,7 @@ class VaultSession:
             raise
         if not dry_run:
             self.ledger.settle()
+        self.conflicted = run.conflict_keys | (self.conflicted if partial else set())
         report = run.report(seeds)
         if settle:
             self.settle()

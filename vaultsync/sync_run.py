@@ -51,7 +51,7 @@ class SyncRun:
         self.s, self.dry_run = session, dry_run
         self.known = session.state.notes()
         # note key -> (inputs key, input_sha) of the notes earlier runs rendered; and this run's
-        self.inputs = session.state.rendered(render_fingerprint) if render_fingerprint is not None else {}
+        self.inputs = _Rendered(session.state, render_fingerprint) if render_fingerprint is not None else {}
         self.rendered: list[tuple[str, str, str]] = []
         self.deleted = session.deleted_ids()
         self.renamed, self.gone = _renamed_and_gone(session, self.known, self.deleted)
@@ -59,6 +59,7 @@ class SyncRun:
         self.updated: list[str] = []
         self.unchanged = 0
         self.conflicts: list[str] = []
+        self.conflict_keys: set[str] = set()  # the keys of the notes in ``conflicts``
         self.removed: list[str] = []
         self.warnings: list[str] = list(session._warnings)
         self.errors: list[str] = []
@@ -102,6 +103,7 @@ class SyncRun:
                     return self._sync_at(f, key, where or f.path, found_by_id=where is not None)
                 except NoteChangedError:
                     if attempt == 2:
+                        self.conflict_keys.add(key)
                         self.conflicts.append(f"{where or f.path}: changed while vaultsync was "
                                               "writing it; run vaultsync again")
         except StateError:
@@ -197,6 +199,7 @@ class SyncRun:
         on_disk = OnDisk(rel, old_bytes, found_by_id, () if f.merge else self.s.ledger.hashes(rel))
         plan = plan_note(f, on_disk, rec)
         if isinstance(plan, Conflict):
+            self.conflict_keys.add(key)
             return self._conflict(rel, plan.reason, plan.proposed)
         if self.dry_run:
             if isinstance(plan, Unchanged):
@@ -288,10 +291,13 @@ class SyncRun:
             copy.unlink()
 
     def mark_removed(self, given: set[str], seeds: set[str]) -> None:
-        paper_seeds = {p.id: p.seed for p in self.s.state.papers()}
-        for vid, (rel, kind) in sorted(self.s._index.items(), key=lambda kv: kv[1][0]):
-            if kind not in DERIVED_KINDS or vid in given:
-                continue
+        """Mark removed the derived notes whose id is not in ``given`` (see ``_mark_removed``)."""
+        candidates = [(vid, where) for vid, where in self.s._index.items()
+                      if where[1] in DERIVED_KINDS and vid not in given]
+        if not candidates:
+            return
+        paper_seeds = {i: seed for i, seed, _ in self.s.state.paper_places()}
+        for vid, (rel, kind) in sorted(candidates, key=lambda kv: kv[1][0]):
             try:
                 self._mark_removed(vid, rel, kind, paper_seeds.get(vid), seeds)
             except StateError:
@@ -345,8 +351,23 @@ class SyncRun:
             # (marked removed): when it comes back, edited or as it was before an edit (an older
             # version of the seed restored), it is matched to that note, not given a second one
             current = {p.id for p in papers} | set(self.s._matched.values())
-            kept = [p for p in st.papers() if p.seed in forgotten and p.id not in current and p.id in self.s._index]
-            st.replace_papers(forgotten, papers + kept, forget_ids=self.s._matched.values())
+            places = [place for place in st.paper_places() if place[1] in forgotten]
+            kept = {(i, seed) for i, seed, _ in places if i not in current and i in self.s._index}
+            # only the seeds whose records change are written again (an id is its text's hash:
+            # the same id, seed and paragraph are the same record): a watcher's round, the new file's
+            have: dict[str, set] = defaultdict(set)
+            for place in places:
+                have[place[1]].add(tuple(place))
+            wanted: dict[str, set] = defaultdict(set)
+            for p in papers:
+                wanted[p.seed].add((p.id, p.seed, p.paragraph))
+            for place in places:
+                if (place[0], place[1]) in kept:
+                    wanted[place[1]].add(tuple(place))
+            redo = {seed for seed in forgotten if have.get(seed, set()) != wanted.get(seed, set())}
+            st.replace_papers(redo, [p for p in papers if p.seed in redo]
+                              + st.papers_at(key for key in kept if key[1] in redo),
+                              forget_ids=self.s._matched.values())
 
     def report(self, seeds: list[str]) -> SyncReport:
         warnings = list(self.warnings)
@@ -368,6 +389,26 @@ class SyncRun:
             warnings=tuple(warnings), errors=tuple(self.errors), seeds=tuple(seeds),
             renamed=MappingProxyType(self.renamed), gone=self.gone, written=MappingProxyType(self.written),
         )
+
+
+class _Rendered:
+    """``State.rendered(fingerprint)``, asked note by note: a run given a few notes (a watcher's
+    round) looks up theirs; one given many reads them all at once."""
+
+    _ONE_BY_ONE = 256
+
+    def __init__(self, state, fingerprint: str):
+        self.state, self.fingerprint = state, fingerprint
+        self.all: dict[str, tuple[str, str]] | None = None
+        self.asked = 0
+
+    def get(self, key: str) -> tuple[str, str] | None:
+        if self.all is None:
+            self.asked += 1
+            if self.asked <= self._ONE_BY_ONE:
+                return self.state.rendered_one(self.fingerprint, key)
+            self.all = self.state.rendered(self.fingerprint)
+        return self.all.get(key)
 
 
 def _renamed_and_gone(session, known: Mapping[str, NoteRecord],

@@ -114,8 +114,30 @@ class Watcher:
         except OSError as error:  # (it went away meanwhile, or cannot be listed)
             raise VaultsyncError(f"cannot watch the seeds folder {seeds} ({error.strerror or error}); "
                                  "check that it exists and can be read") from None
+        self._watch_vault()
         self.options.say(f"watching {display_name(seeds, '').rstrip(os.sep)}{os.sep} → {vault}{os.sep} "
                          f"({self.mode})")
+
+    def _watch_vault(self) -> None:
+        """Tell the exporter what is touched in the vault (``Exporter.track_vault``), with the same
+        native observer: its runs then check only the notes that may differ from what the last
+        run wrote, and those touched. Not when polling (a poll of every note, every second), nor
+        when one folder holds the other; what was touched while no observer ran is not known."""
+        from .vault_events import VaultHints  # lazy: start-up time
+
+        exporter = self.exporter
+        seeds, vault = exporter.seeds_dir.resolve(), exporter.vault_dir.resolve()
+        if exporter.touches is not None:
+            exporter.touches.lose()  # (the observer restarted: what happened meanwhile is not known)
+        if self.mode == "polling" or vault == seeds or seeds in vault.parents or vault in seeds.parents:
+            return
+        touches = exporter.touches if exporter.touches is not None else exporter.track_vault()
+        try:
+            self._observer.schedule(VaultHints(touches, vault), str(vault), recursive=True)
+        except OSError as error:  # every note is checked, as without it
+            touches.lose()
+            exporter.touches = None
+            log.debug("cannot watch the vault (%s): every run checks every note", error)
 
     def close(self) -> None:
         """Stop the observer (idempotent)."""
@@ -191,7 +213,8 @@ class Watcher:
         started = time.perf_counter()
         self._retry = set(paths or ())
         try:
-            exporter.session.refresh()
+            # (the notes touched since the last round, when the vault's events are known)
+            exporter.session.refresh(exporter.touches.peek() if exporter.touches is not None else None)
             preview = exporter.preview(paths, checkpoint=self._checkpoint) if paths else None
             if preview is not None:
                 log.debug("new papers' notes written in %.0f ms", (time.perf_counter() - started) * 1000)

@@ -167,21 +167,31 @@ class ObsidianFormat:
     name = "obsidian"
     description = "An Obsidian vault: paper, concept and collection notes with wiki-links (default)."
     supports_deferred_render = True  # yields DeferredNotes when ``context.may_defer``
+    # yields only the notes of ``context.changes`` when given: its notes read nothing but what
+    # ``render_changes`` follows (their records, and the names and gists of the papers they list)
+    supports_render_changes = True
 
     def render(self, model: VaultModel, context: RenderContext) -> Iterable[OutputFile]:
         from ..markdown import converted_ahead  # lazy: start-up time
 
+        changes = context.changes
         # a concept whose note the user wrote is linked to, never written
         subjects = [*model.papers, *(c for c in model.concepts if not c.user_note), *model.collections]
+        papers = model.papers
+        if changes is not None:  # only the notes that may differ from what the last run wrote
+            subjects = [s for s in subjects if changes.renders(s)]
+            papers = [p for p in papers if p.id in changes.papers]
         # each note rendered only if the sync needs it, when it may say so
         note = self._deferred if context.may_defer else self._note
-        with converted_ahead([(p.abstract.text, p.links) for p in model.papers]):  # both cores, when large
+        with converted_ahead([(p.abstract.text, p.links) for p in papers]):  # both cores, when large
             for subject in subjects:
                 yield note(subject, model, context)
-        yield render_index(model)
-        from ..views.canvas import render_canvases  # lazy: only the obsidian format draws maps
+        if changes is None or changes.index:
+            yield render_index(model)
+        if changes is None or changes.maps:
+            from ..views.canvas import render_canvases  # lazy: only the obsidian format draws maps
 
-        yield from render_canvases(model)
+            yield from render_canvases(model, collections=changes.collection_maps if changes is not None else None)
 
     def _note(self, subject, model: VaultModel, context: RenderContext) -> OutputFile:
         rendered = context.render_note(subject, self.name, model) if context.render_note else None

@@ -49,15 +49,20 @@ class CanvasOptions:
     max_cooccurrence_edges: int = 30
 
 
-def render_canvases(model: VaultModel, options: CanvasOptions = CanvasOptions()) -> list[OutputFile]:
-    """One canvas per collection, then ``Maps/All concepts.canvas``; owned whole by vaultsync."""
+def render_canvases(model: VaultModel, options: CanvasOptions = CanvasOptions(),
+                    collections: Iterable[str] | None = None) -> list[OutputFile]:
+    """One canvas per collection, then ``Maps/All concepts.canvas``; owned whole by vaultsync.
+    ``collections``: only the maps of these collections (by name), and the one of all concepts."""
     files = []
     taken = {ALL_CONCEPTS.casefold()}
+    only = None if collections is None else set(collections)
     for collection in model.collections:
         stem = collection.name
         if stem.casefold() in taken:  # a collection called "All concepts"
             stem = f"{stem} (collection)"
         taken.add(stem.casefold())
+        if only is not None and collection.name not in only:
+            continue
         text = canvas_json(model, collection.papers, collection.name, f"Collections/{collection.name}",
                            options)
         files.append(_output(f"{MAPS}/{stem}.canvas", text))
