@@ -8,10 +8,13 @@ that share the term. ``RelatedIndex.update`` applies a batch of changes and work
 what they touch:
 
 * the rows (every pair) of new papers and of papers whose concept list changed;
-* the rows of every paper having a term whose band moved, or that crossed the cap (the papers'
-  lengths then change too);
-* the rows of every paper listing a concept whose band, cap membership, phrase flag or aliases
-  changed;
+* the rows of every paper having a term that crossed the cap (the papers' lengths change);
+* the pairs among the papers having a term whose band moved (no other pair has its weight), each
+  scored again whole (``_regroup``: every term and concept the two share, the same integers);
+* the rows of every paper listing a concept that crossed the cap or whose phrase flag changed
+  (both move the listers' concept lengths);
+* the pairs among the papers listing a concept whose band or aliases changed (its weight, the
+  evidence's words), or their rows when more than ``PAIRS_AT_MOST`` papers list it;
 * everything, when the corpus size's band moves (rare: at 20,000 papers it moves at 23,170).
 
 Every passing pair of a paper is kept (not only its ``MAX_RELATED`` best), so a paper whose list
@@ -39,6 +42,7 @@ from .related import (CONCEPT_WEIGHT, MAX_CONCEPT_SHARE, MAX_REASONS, MAX_RELATE
 SCALE = 1 << 24  # a vector component w / L as an integer: round(w / L * SCALE)
 _DOT = float(SCALE * SCALE)  # a dot product of two such vectors, back to a cosine-like figure
 _EMPTY = array("i")
+PAIRS_AT_MOST = 48  # a concept whose weight or names moved: its listers' pairs scored again, up to so many listers
 
 
 def term_cap(band: int) -> int:
@@ -87,6 +91,7 @@ class RelatedIndex:
         self._lists: dict[int, tuple[RelatedPaper, ...]] = {}
         self._cvectors: dict[int, dict[str, int]] = {}  # (a cache, cleared by every update)
         self._touched: set[int] = set()  # papers a pair entered, in this update
+        self.last: dict[str, int] = {}  # the last update's work: papers worked out whole, pairs scored again
 
     # -- reading ---------------------------------------------------------------------------------
 
@@ -106,7 +111,8 @@ class RelatedIndex:
                phrases: Mapping[str, bool] = {},
                aliases: Mapping[str, Sequence[str] | None] = {}) -> set[str]:
         """Apply a batch of changes; return the ids of papers whose ``related()`` changed (new
-        papers included, removed ones not). ``texts``: paper id -> its ``text_terms`` (None:
+        papers included, removed ones not) -- in anything, a score alone included (the linker
+        compares the records it makes, which show ids and shares). ``texts``: paper id -> its ``text_terms`` (None:
         removed); ``concepts``: paper id -> the concept names it lists; ``phrases``: concept
         name -> found by phrases only; ``aliases``: concept name -> its aliases (None: gone)."""
         before: dict[str, tuple[RelatedPaper, ...] | None] = {}  # id -> its list before (None: new)
@@ -131,11 +137,12 @@ class RelatedIndex:
             number = self.number.get(paper_id)
             if number is not None and self._set_concepts(number, tuple(dict.fromkeys(names)), concepts_moved):
                 dirty.add(number)
-        concepts_changed = set()
+        concepts_changed = set()  # concepts whose listers' concept lengths moved: their full rows
+        concepts_shared: set[str] = set()  # concepts whose weight or names moved: the pairs listing them
         for name, flag in phrases.items():
             if flag != (name in self._phrases):
                 (self._phrases.add if flag else self._phrases.discard)(name)
-                concepts_changed.add(name)
+                concepts_changed.add(name)  # (the factor enters the listers' lengths)
         for name, names in aliases.items():
             names = tuple(names) if names else ()
             if names != self._aliases.get(name, ()):
@@ -143,10 +150,11 @@ class RelatedIndex:
                     self._aliases[name] = names
                 else:
                     del self._aliases[name]
-                concepts_changed.add(name)
+                concepts_shared.add(name)  # (only the evidence of pairs sharing it)
 
         band = size_band(len(self.number))
         lengths: set[int] = set(dirty)  # papers whose text length is worked out again
+        groups: list[Sequence[int]] = []  # papers every pair among which is scored again
         if band != self._band:  # everything: every weight and length moves
             self._band = band
             lengths = dirty = set(self.number.values())
@@ -161,14 +169,22 @@ class RelatedIndex:
                     members = self._members(term)
                     lengths.update(members)
                     dirty.update(members)
-                elif new <= cap and count_band(old) != count_band(new):
-                    dirty.update(self._members(term))
+                elif new <= cap and count_band(old) != count_band(new) and new >= 2:
+                    groups.append(self._members(term))  # (its weight: only the pairs sharing it)
             for name, old in concepts_moved.items():
                 new = len(self._listing.get(name, ()))
-                if (old <= ccap) != (new <= ccap) or count_band(old) != count_band(new):
+                if (old <= ccap) != (new <= ccap):  # in or out of the listers' concept lengths
                     concepts_changed.add(name)
+                elif new <= ccap and count_band(old) != count_band(new) and new >= 2:
+                    concepts_shared.add(name)
             for name in concepts_changed:
                 dirty.update(self._listing.get(name, ()))
+            for name in concepts_shared:
+                listers = self._listing.get(name, ())
+                if len(listers) > PAIRS_AT_MOST:  # (so many pairs: their rows cost less)
+                    dirty.update(listers)
+                elif len(listers) >= 2:
+                    groups.append(sorted(listers))
             for number in lengths:
                 stale.update(self._tids[number])
         for number in lengths:
@@ -187,6 +203,8 @@ class RelatedIndex:
         self._rows(sorted(dirty), full=len(dirty) == len(self.number))
         for number in self._touched:  # papers a dirty paper's pair entered (their lists are the old ones yet)
             before.setdefault(self.ids[number], lists[number])
+        rescored = self._regroup(groups, dirty, before)
+        self.last = {"dirty": len(dirty), "pairs": rescored, "groups": len(groups)}
 
         changed = set()
         for paper_id, old in before.items():
@@ -353,10 +371,53 @@ class RelatedIndex:
                 if dot >= bar and (full or other not in dirty or other > number):
                     self._pair(number, other, dot, mine)
 
+    def _regroup(self, groups: list[Sequence[int]], dirty: set[int], before: dict) -> int:
+        """Every pair among each group's papers (none of them dirty: their rows have it), scored
+        again exactly (over all the terms and concepts the two share) and kept or dropped; the
+        papers whose passing pairs changed are noted in ``before``. Returns the pairs scored."""
+        pairs: set[tuple[int, int]] = set()
+        for group in groups:
+            members = [number for number in group if number not in dirty]
+            for place, number in enumerate(members):
+                for other in members[place + 1:]:
+                    pairs.add((number, other))
+        bar = MIN_TEXT * _DOT
+        q, post, tids, passing, ids, lists = self._q, self._post, self._tids, self._pass, self.ids, self._lists
+        sets: dict[int, set[int]] = {}
+        for number, other in pairs:
+            mine_set = sets.get(number)
+            if mine_set is None:
+                mine_set = sets[number] = set(tids[number])
+            dot, mine = 0, {}
+            for tid in mine_set.intersection(tids[other]):
+                values = q.get(tid)
+                if values is None:
+                    continue
+                members = post[tid]
+                w = mine[tid] = values[bisect_left(members, number)]
+                dot += w * values[bisect_left(members, other)]
+            entry = self._judge(number, other, dot, mine) if dot >= bar else None
+            if passing[number].get(other) != entry:
+                before.setdefault(ids[number], lists[number])
+                before.setdefault(ids[other], lists[other])
+                if entry is None:
+                    del passing[number][other], passing[other][number]
+                else:
+                    passing[number][other] = passing[other][number] = entry
+        return len(pairs)
+
     def _pair(self, number: int, other: int, dot: int, mine: dict[int, int]) -> None:
+        entry = self._judge(number, other, dot, mine)
+        if entry is not None:
+            self._pass[number][other] = self._pass[other][number] = entry
+            self._touched.add(other)
+
+    def _judge(self, number: int, other: int, dot: int, mine: dict[int, int]) -> tuple[float, str] | None:
+        """The pair's entry when it passes (``mine``: this paper's components of, at least, the
+        compared terms the two share), else None."""
         text = dot / _DOT
         if text < MIN_TEXT:
-            return
+            return None
         concepts, theirs = self._concept_vector(number), self._concept_vector(other)
         together = 0
         if concepts and theirs:
@@ -364,12 +425,11 @@ class RelatedIndex:
                 together += concepts[name] * theirs[name]
         score = TEXT_WEIGHT * text + CONCEPT_WEIGHT * (together / _DOT)
         if score < THRESHOLD:
-            return
+            return None
         evidence = self._evidence(number, other, mine, concepts, theirs)
         if len(evidence) >= MIN_EVIDENCE:
-            entry = (score, _shares(evidence))
-            self._pass[number][other] = self._pass[other][number] = entry
-            self._touched.add(other)
+            return (score, _shares(evidence))
+        return None
 
     def _evidence(self, number: int, other: int, mine: dict[int, int], concepts: dict[str, int],
                   theirs: dict[str, int]) -> list[tuple[bool, str]]:
