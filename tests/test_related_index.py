@@ -9,6 +9,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from unittest import mock
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -200,6 +201,8 @@ def test_removals_and_concept_changes_in_a_larger_corpus_stay_exact():
         live += [pid for pid, terms in texts.items() if terms is not None]
         batches.append((texts, concepts, phrases, aliases))
     _replay(batches, low_bars=True)
+    with mock.patch.object(related_index, "PAIRS_AT_MOST", 1):  # a concept's pairs by its listers' rows
+        _replay(batches, low_bars=True)
 
 
 def _band_move_corpus():
@@ -214,10 +217,17 @@ def _band_move_corpus():
     return texts, concepts
 
 
-def test_a_band_move_of_a_shared_term_rescores_the_old_pair_it_shares():
+@pytest.mark.parametrize("pairs_at_most", [related_index.PAIRS_AT_MOST, 0])
+def test_a_band_move_of_a_shared_term_rescores_the_old_pair_it_shares(pairs_at_most):
     """A fourth paper with "zeta" (and listing "Topic Z") moves both bands (3 -> 4 papers): the
     pair p00-p01, neither new, scores again through its shared term and concept alone, without
-    the two papers' rows being worked out again, and equals a fresh build."""
+    the two papers' rows being worked out again, and equals a fresh build (a concept's pairs
+    found by pairs, or by its listers' rows when ``PAIRS_AT_MOST`` is 0)."""
+    with mock.patch.object(related_index, "PAIRS_AT_MOST", pairs_at_most):
+        _band_move_of_a_shared_term()
+
+
+def _band_move_of_a_shared_term():
     texts, concepts = _band_move_corpus()
     index = RelatedIndex()
     index.update(texts, concepts)

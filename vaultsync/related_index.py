@@ -119,6 +119,7 @@ class RelatedIndex:
         terms_moved: dict[int, int] = {}  # term number -> its frequency before
         concepts_moved: dict[str, int] = {}  # concept name -> its frequency before
         dirty: set[int] = set()  # papers whose every pair is worked out again
+        listed: set[int] = set()  # papers whose concept list changed
         self._cvectors = {}
         for paper_id, counts in texts.items():
             number = self.number.get(paper_id)
@@ -136,7 +137,7 @@ class RelatedIndex:
         for paper_id, names in concepts.items():
             number = self.number.get(paper_id)
             if number is not None and self._set_concepts(number, tuple(dict.fromkeys(names)), concepts_moved):
-                dirty.add(number)
+                listed.add(number)
         concepts_changed = set()  # concepts whose listers' concept lengths moved: their full rows
         concepts_shared: set[str] = set()  # concepts whose weight or names moved: the pairs listing them
         for name, flag in phrases.items():
@@ -153,8 +154,11 @@ class RelatedIndex:
                 concepts_shared.add(name)  # (only the evidence of pairs sharing it)
 
         band = size_band(len(self.number))
-        lengths: set[int] = set(dirty)  # papers whose text length is worked out again
+        causes = {"texts": len(dirty), "lists": len(listed - dirty)}
+        lengths: set[int] = set(dirty)  # papers whose text length is worked out again (a list changing moves none)
+        dirty.update(listed)
         groups: list[Sequence[int]] = []  # papers every pair among which is scored again
+        wide: list[set[int]] = []  # ... so many that their rows find the pairs among them
         if band != self._band:  # everything: every weight and length moves
             self._band = band
             lengths = dirty = set(self.number.values())
@@ -181,12 +185,14 @@ class RelatedIndex:
                 dirty.update(self._listing.get(name, ()))
             for name in concepts_shared:
                 listers = self._listing.get(name, ())
-                if len(listers) > PAIRS_AT_MOST:  # (so many pairs: their rows cost less)
-                    dirty.update(listers)
+                if len(listers) > PAIRS_AT_MOST:  # (so many pairs: their rows find those the texts agree on)
+                    wide.append(listers)
                 elif len(listers) >= 2:
                     groups.append(sorted(listers))
             for number in lengths:
                 stale.update(self._tids[number])
+            causes["cap"] = len(lengths) - causes["texts"]
+            causes["concepts"] = len(dirty) - len(lengths | listed)
         for number in lengths:
             self._length[number] = self._text_length(number)
         self._requantise(stale)
@@ -203,8 +209,8 @@ class RelatedIndex:
         self._rows(sorted(dirty), full=len(dirty) == len(self.number))
         for number in self._touched:  # papers a dirty paper's pair entered (their lists are the old ones yet)
             before.setdefault(self.ids[number], lists[number])
-        rescored = self._regroup(groups, dirty, before)
-        self.last = {"dirty": len(dirty), "pairs": rescored, "groups": len(groups)}
+        rescored = self._regroup(groups, wide, dirty, before)
+        self.last = {"dirty": len(dirty), **causes, "pairs": rescored, "groups": len(groups), "wide": len(wide)}
 
         changed = set()
         for paper_id, old in before.items():
@@ -371,10 +377,12 @@ class RelatedIndex:
                 if dot >= bar and (full or other not in dirty or other > number):
                     self._pair(number, other, dot, mine)
 
-    def _regroup(self, groups: list[Sequence[int]], dirty: set[int], before: dict) -> int:
+    def _regroup(self, groups: list[Sequence[int]], wide: list[set[int]], dirty: set[int], before: dict) -> int:
         """Every pair among each group's papers (none of them dirty: their rows have it), scored
         again exactly (over all the terms and concepts the two share) and kept or dropped; the
-        papers whose passing pairs changed are noted in ``before``. Returns the pairs scored."""
+        papers whose passing pairs changed are noted in ``before``. A wide group's papers (a
+        concept many list) take their rows' dot products, each pair among them from its lower
+        number (a pair the texts disagree on cannot pass). Returns the pairs scored."""
         pairs: set[tuple[int, int]] = set()
         for group in groups:
             members = [number for number in group if number not in dirty]
@@ -382,7 +390,7 @@ class RelatedIndex:
                 for other in members[place + 1:]:
                     pairs.add((number, other))
         bar = MIN_TEXT * _DOT
-        q, post, tids, passing, ids, lists = self._q, self._post, self._tids, self._pass, self.ids, self._lists
+        q, post, tids = self._q, self._post, self._tids
         sets: dict[int, set[int]] = {}
         for number, other in pairs:
             mine_set = sets.get(number)
@@ -396,15 +404,51 @@ class RelatedIndex:
                 members = post[tid]
                 w = mine[tid] = values[bisect_left(members, number)]
                 dot += w * values[bisect_left(members, other)]
-            entry = self._judge(number, other, dot, mine) if dot >= bar else None
-            if passing[number].get(other) != entry:
-                before.setdefault(ids[number], lists[number])
-                before.setdefault(ids[other], lists[other])
-                if entry is None:
-                    del passing[number][other], passing[other][number]
+            self._settle(number, other, self._judge(number, other, dot, mine) if dot >= bar else None, before)
+        scored = len(pairs)
+        for listers in wide:
+            for number in sorted(listers - dirty):
+                dots, mine = self._dots(number)
+                for other, dot in dots.items():
+                    if other > number and other in listers and other not in dirty and (number, other) not in pairs:
+                        pairs.add((number, other))
+                        self._settle(number, other, self._judge(number, other, dot, mine) if dot >= bar else None,
+                                     before)
+                        scored += 1
+                for other in self._pass[number].keys() - dots.keys():  # (no longer sharing a compared term)
+                    if other > number and other in listers and other not in dirty:
+                        self._settle(number, other, None, before)
+        return scored
+
+    def _dots(self, number: int) -> tuple[dict[int, int], dict[int, int]]:
+        """The paper's text dot product with every paper it shares a compared term with, and its components."""
+        post, q = self._post, self._q
+        dots: dict[int, int] = {}
+        mine: dict[int, int] = {}
+        for tid in self._tids[number]:
+            values = q.get(tid)
+            if values is None:
+                continue
+            members = post[tid]
+            w = mine[tid] = values[bisect_left(members, number)]
+            for other, theirs in zip(members, values):
+                if other in dots:
+                    dots[other] += w * theirs
                 else:
-                    passing[number][other] = passing[other][number] = entry
-        return len(pairs)
+                    dots[other] = w * theirs
+        dots.pop(number, None)
+        return dots, mine
+
+    def _settle(self, number: int, other: int, entry: tuple[float, str] | None, before: dict) -> None:
+        """The pair's entry as scored again: kept, replaced or dropped (both papers noted when it moved)."""
+        passing = self._pass
+        if passing[number].get(other) != entry:
+            before.setdefault(self.ids[number], self._lists[number])
+            before.setdefault(self.ids[other], self._lists[other])
+            if entry is None:
+                del passing[number][other], passing[other][number]
+            else:
+                passing[number][other] = passing[other][number] = entry
 
     def _pair(self, number: int, other: int, dot: int, mine: dict[int, int]) -> None:
         entry = self._judge(number, other, dot, mine)
