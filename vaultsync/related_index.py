@@ -373,9 +373,12 @@ class RelatedIndex:
                     else:
                         dots[other] = w * theirs
             dots.pop(number, None)
+            keys = None
             for other, dot in dots.items():
                 if dot >= bar and (full or other not in dirty or other > number):
-                    self._pair(number, other, dot, mine)
+                    if keys is None:
+                        keys = set(mine)  # (once a row: the evidence intersects it with the other's terms)
+                    self._pair(number, other, dot, mine, keys)
 
     def _regroup(self, groups: list[Sequence[int]], wide: list[set[int]], dirty: set[int], before: dict) -> int:
         """Every pair among each group's papers (none of them dirty: their rows have it), scored
@@ -450,13 +453,14 @@ class RelatedIndex:
             else:
                 passing[number][other] = passing[other][number] = entry
 
-    def _pair(self, number: int, other: int, dot: int, mine: dict[int, int]) -> None:
-        entry = self._judge(number, other, dot, mine)
+    def _pair(self, number: int, other: int, dot: int, mine: dict[int, int], keys: set[int]) -> None:
+        entry = self._judge(number, other, dot, mine, keys)
         if entry is not None:
             self._pass[number][other] = self._pass[other][number] = entry
             self._touched.add(other)
 
-    def _judge(self, number: int, other: int, dot: int, mine: dict[int, int]) -> tuple[float, str] | None:
+    def _judge(self, number: int, other: int, dot: int, mine: dict[int, int],
+               keys: set[int] | None = None) -> tuple[float, str] | None:
         """The pair's entry when it passes (``mine``: this paper's components of, at least, the
         compared terms the two share), else None."""
         text = dot / _DOT
@@ -470,13 +474,13 @@ class RelatedIndex:
         score = TEXT_WEIGHT * text + CONCEPT_WEIGHT * (together / _DOT)
         if score < THRESHOLD:
             return None
-        evidence = self._evidence(number, other, mine, concepts, theirs)
+        evidence = self._evidence(number, other, mine, concepts, theirs, keys)
         if len(evidence) >= MIN_EVIDENCE:
             return (score, _shares(evidence))
         return None
 
     def _evidence(self, number: int, other: int, mine: dict[int, int], concepts: dict[str, int],
-                  theirs: dict[str, int]) -> list[tuple[bool, str]]:
+                  theirs: dict[str, int], keys: set[int] | None = None) -> list[tuple[bool, str]]:
         """What the two share, as distinct pieces, strongest first (``related``'s rule: a term
         whose words all belong to a piece counted already is that piece). The same from either
         side: products of integers, ties by name."""
@@ -490,7 +494,8 @@ class RelatedIndex:
         post, q, terms = self._post, self._q, self._terms
         floor = MIN_PIECE * _DOT
         shared = []
-        for tid in mine.keys() & self._tids[other]:  # (the intersection in C)
+        shared_terms = mine.keys() & self._tids[other] if keys is None else keys.intersection(self._tids[other])
+        for tid in shared_terms:  # (the intersection in C)
             product = mine[tid] * q[tid][bisect_left(post[tid], other)]
             if product >= floor:
                 shared.append((-product, terms[tid]))
