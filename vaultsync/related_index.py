@@ -121,6 +121,8 @@ class RelatedIndex:
         dirty: set[int] = set()  # papers whose every pair is worked out again
         listed: set[int] = set()  # papers whose concept list changed
         self._cvectors = {}
+        # from empty (the band 0), the band moves with the first paper: every weight is worked out again
+        tracked = terms_moved if self.number or self._band != 0 else None
         for paper_id, counts in texts.items():
             number = self.number.get(paper_id)
             if number is not None:
@@ -131,7 +133,7 @@ class RelatedIndex:
                 before.setdefault(paper_id, None)
                 kept = ()
             if counts is not None:
-                number = self._add(paper_id, counts, terms_moved)
+                number = self._add(paper_id, counts, tracked)
                 dirty.add(number)
                 self._set_concepts(number, kept, concepts_moved)
         for paper_id, names in concepts.items():
@@ -228,7 +230,8 @@ class RelatedIndex:
             return self._post[term]
         return array("i", [self._only[term]]) if df == 1 else _EMPTY
 
-    def _add(self, paper_id: str, counts: Mapping[str, int], moved: dict[int, int]) -> int:
+    def _add(self, paper_id: str, counts: Mapping[str, int], moved: dict[int, int] | None) -> int:
+        """(``moved`` None: no term's frequency before is needed, every weight being worked out again.)"""
         number = len(self.ids)
         self.number[paper_id] = number
         self.ids.append(paper_id)
@@ -245,7 +248,8 @@ class RelatedIndex:
         pairs.sort()
         for tid, _ in pairs:
             n = df[tid]
-            moved.setdefault(tid, n)
+            if moved is not None:
+                moved.setdefault(tid, n)
             df[tid] = n + 1
             if n == 0:
                 only[tid] = number
