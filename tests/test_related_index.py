@@ -9,6 +9,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from unittest import mock
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -200,3 +201,48 @@ def test_removals_and_concept_changes_in_a_larger_corpus_stay_exact():
         live += [pid for pid, terms in texts.items() if terms is not None]
         batches.append((texts, concepts, phrases, aliases))
     _replay(batches, low_bars=True)
+    with mock.patch.object(related_index, "PAIRS_AT_MOST", 1):  # a concept's pairs by its listers' rows
+        _replay(batches, low_bars=True)
+
+
+def _band_move_corpus():
+    """17 papers (size band 16, which one more keeps): p00, p01 and p02 share the rare term
+    "zeta" and list "Topic Z", p00 and p01 agree on more; 14 fillers share nothing."""
+    texts = {f"f{n:02d}": {f"filler{n} word": 2, f"filler{n}": 1, "common": 1} for n in range(14)}
+    agree = {"flow matching": 2, "flow": 2, "matching": 1, "optimal transport": 1, "transport": 1}
+    texts["p00"] = {**agree, "zeta": 2, "alpha beta": 1}
+    texts["p01"] = {**agree, "zeta": 1, "gamma delta": 1}
+    texts["p02"] = {"zeta": 1, "epsilon": 3, "epsilon kappa": 1}
+    concepts = {pid: ["Topic Z"] for pid in ("p00", "p01", "p02")}
+    return texts, concepts
+
+
+@pytest.mark.parametrize("pairs_at_most", [related_index.PAIRS_AT_MOST, 0])
+def test_a_band_move_of_a_shared_term_rescores_the_old_pair_it_shares(pairs_at_most):
+    """A fourth paper with "zeta" (and listing "Topic Z") moves both bands (3 -> 4 papers): the
+    pair p00-p01, neither new, scores again through its shared term and concept alone, without
+    the two papers' rows being worked out again, and equals a fresh build (a concept's pairs
+    found by pairs, or by its listers' rows when ``PAIRS_AT_MOST`` is 0)."""
+    with mock.patch.object(related_index, "PAIRS_AT_MOST", pairs_at_most):
+        _band_move_of_a_shared_term()
+
+
+def _band_move_of_a_shared_term():
+    texts, concepts = _band_move_corpus()
+    index = RelatedIndex()
+    index.update(texts, concepts)
+    first = {r.id: r.score for r in index.related("p00")}
+    assert "p01" in first
+    for new, listed in ((("p03", {"zeta": 1, "omega": 2}), []), (("p04", {"zeta": 1, "sigma tau": 1}), ["Topic Z"])):
+        pid, counts = new
+        before = index.related_all()
+        texts[pid] = counts
+        if listed:
+            concepts[pid] = listed
+        changed = index.update({pid: counts}, {pid: listed} if listed else {})
+        fresh = RelatedIndex()
+        fresh.update(texts, concepts)
+        assert index.related_all() == fresh.related_all()
+        assert index.last["dirty"] == 1 and index.last["pairs"] >= 1  # the new paper's row; the old pairs
+        assert changed == {p for p, lists in index.related_all().items() if before.get(p) != lists or p not in before}
+    assert {r.id: r.score for r in index.related("p00")}["p01"] != first["p01"]  # the pair did move

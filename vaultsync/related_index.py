@@ -8,10 +8,13 @@ that share the term. ``RelatedIndex.update`` applies a batch of changes and work
 what they touch:
 
 * the rows (every pair) of new papers and of papers whose concept list changed;
-* the rows of every paper having a term whose band moved, or that crossed the cap (the papers'
-  lengths then change too);
-* the rows of every paper listing a concept whose band, cap membership, phrase flag or aliases
-  changed;
+* the rows of every paper having a term that crossed the cap (the papers' lengths change);
+* the pairs among the papers having a term whose band moved (no other pair has its weight), each
+  scored again whole (``_regroup``: every term and concept the two share, the same integers);
+* the rows of every paper listing a concept that crossed the cap or whose phrase flag changed
+  (both move the listers' concept lengths);
+* the pairs among the papers listing a concept whose band or aliases changed (its weight, the
+  evidence's words), or their rows when more than ``PAIRS_AT_MOST`` papers list it;
 * everything, when the corpus size's band moves (rare: at 20,000 papers it moves at 23,170).
 
 Every passing pair of a paper is kept (not only its ``MAX_RELATED`` best), so a paper whose list
@@ -39,6 +42,7 @@ from .related import (CONCEPT_WEIGHT, MAX_CONCEPT_SHARE, MAX_REASONS, MAX_RELATE
 SCALE = 1 << 24  # a vector component w / L as an integer: round(w / L * SCALE)
 _DOT = float(SCALE * SCALE)  # a dot product of two such vectors, back to a cosine-like figure
 _EMPTY = array("i")
+PAIRS_AT_MOST = 48  # a concept whose weight or names moved: its listers' pairs scored again, up to so many listers
 
 
 def term_cap(band: int) -> int:
@@ -87,6 +91,7 @@ class RelatedIndex:
         self._lists: dict[int, tuple[RelatedPaper, ...]] = {}
         self._cvectors: dict[int, dict[str, int]] = {}  # (a cache, cleared by every update)
         self._touched: set[int] = set()  # papers a pair entered, in this update
+        self.last: dict[str, int] = {}  # the last update's work: papers worked out whole, pairs scored again
 
     # -- reading ---------------------------------------------------------------------------------
 
@@ -106,14 +111,18 @@ class RelatedIndex:
                phrases: Mapping[str, bool] = {},
                aliases: Mapping[str, Sequence[str] | None] = {}) -> set[str]:
         """Apply a batch of changes; return the ids of papers whose ``related()`` changed (new
-        papers included, removed ones not). ``texts``: paper id -> its ``text_terms`` (None:
+        papers included, removed ones not) -- in anything, a score alone included (the linker
+        compares the records it makes, which show ids and shares). ``texts``: paper id -> its ``text_terms`` (None:
         removed); ``concepts``: paper id -> the concept names it lists; ``phrases``: concept
         name -> found by phrases only; ``aliases``: concept name -> its aliases (None: gone)."""
         before: dict[str, tuple[RelatedPaper, ...] | None] = {}  # id -> its list before (None: new)
         terms_moved: dict[int, int] = {}  # term number -> its frequency before
         concepts_moved: dict[str, int] = {}  # concept name -> its frequency before
         dirty: set[int] = set()  # papers whose every pair is worked out again
+        listed: set[int] = set()  # papers whose concept list changed
         self._cvectors = {}
+        # from empty (the band 0), the band moves with the first paper: every weight is worked out again
+        tracked = terms_moved if self.number or self._band != 0 else None
         for paper_id, counts in texts.items():
             number = self.number.get(paper_id)
             if number is not None:
@@ -124,18 +133,19 @@ class RelatedIndex:
                 before.setdefault(paper_id, None)
                 kept = ()
             if counts is not None:
-                number = self._add(paper_id, counts, terms_moved)
+                number = self._add(paper_id, counts, tracked)
                 dirty.add(number)
                 self._set_concepts(number, kept, concepts_moved)
         for paper_id, names in concepts.items():
             number = self.number.get(paper_id)
             if number is not None and self._set_concepts(number, tuple(dict.fromkeys(names)), concepts_moved):
-                dirty.add(number)
-        concepts_changed = set()
+                listed.add(number)
+        concepts_changed = set()  # concepts whose listers' concept lengths moved: their full rows
+        concepts_shared: set[str] = set()  # concepts whose weight or names moved: the pairs listing them
         for name, flag in phrases.items():
             if flag != (name in self._phrases):
                 (self._phrases.add if flag else self._phrases.discard)(name)
-                concepts_changed.add(name)
+                concepts_changed.add(name)  # (the factor enters the listers' lengths)
         for name, names in aliases.items():
             names = tuple(names) if names else ()
             if names != self._aliases.get(name, ()):
@@ -143,10 +153,14 @@ class RelatedIndex:
                     self._aliases[name] = names
                 else:
                     del self._aliases[name]
-                concepts_changed.add(name)
+                concepts_shared.add(name)  # (only the evidence of pairs sharing it)
 
         band = size_band(len(self.number))
-        lengths: set[int] = set(dirty)  # papers whose text length is worked out again
+        causes = {"texts": len(dirty), "lists": len(listed - dirty)}
+        lengths: set[int] = set(dirty)  # papers whose text length is worked out again (a list changing moves none)
+        dirty.update(listed)
+        groups: list[Sequence[int]] = []  # papers every pair among which is scored again
+        wide: list[set[int]] = []  # ... so many that their rows find the pairs among them
         if band != self._band:  # everything: every weight and length moves
             self._band = band
             lengths = dirty = set(self.number.values())
@@ -161,16 +175,26 @@ class RelatedIndex:
                     members = self._members(term)
                     lengths.update(members)
                     dirty.update(members)
-                elif new <= cap and count_band(old) != count_band(new):
-                    dirty.update(self._members(term))
+                elif new <= cap and count_band(old) != count_band(new) and new >= 2:
+                    groups.append(self._members(term))  # (its weight: only the pairs sharing it)
             for name, old in concepts_moved.items():
                 new = len(self._listing.get(name, ()))
-                if (old <= ccap) != (new <= ccap) or count_band(old) != count_band(new):
+                if (old <= ccap) != (new <= ccap):  # in or out of the listers' concept lengths
                     concepts_changed.add(name)
+                elif new <= ccap and count_band(old) != count_band(new) and new >= 2:
+                    concepts_shared.add(name)
             for name in concepts_changed:
                 dirty.update(self._listing.get(name, ()))
+            for name in concepts_shared:
+                listers = self._listing.get(name, ())
+                if len(listers) > PAIRS_AT_MOST:  # (so many pairs: their rows find those the texts agree on)
+                    wide.append(listers)
+                elif len(listers) >= 2:
+                    groups.append(sorted(listers))
             for number in lengths:
                 stale.update(self._tids[number])
+            causes["cap"] = len(lengths) - causes["texts"]
+            causes["concepts"] = len(dirty) - len(lengths | listed)
         for number in lengths:
             self._length[number] = self._text_length(number)
         self._requantise(stale)
@@ -187,6 +211,8 @@ class RelatedIndex:
         self._rows(sorted(dirty), full=len(dirty) == len(self.number))
         for number in self._touched:  # papers a dirty paper's pair entered (their lists are the old ones yet)
             before.setdefault(self.ids[number], lists[number])
+        rescored = self._regroup(groups, wide, dirty, before)
+        self.last = {"dirty": len(dirty), **causes, "pairs": rescored, "groups": len(groups), "wide": len(wide)}
 
         changed = set()
         for paper_id, old in before.items():
@@ -204,7 +230,8 @@ class RelatedIndex:
             return self._post[term]
         return array("i", [self._only[term]]) if df == 1 else _EMPTY
 
-    def _add(self, paper_id: str, counts: Mapping[str, int], moved: dict[int, int]) -> int:
+    def _add(self, paper_id: str, counts: Mapping[str, int], moved: dict[int, int] | None) -> int:
+        """(``moved`` None: no term's frequency before is needed, every weight being worked out again.)"""
         number = len(self.ids)
         self.number[paper_id] = number
         self.ids.append(paper_id)
@@ -221,7 +248,8 @@ class RelatedIndex:
         pairs.sort()
         for tid, _ in pairs:
             n = df[tid]
-            moved.setdefault(tid, n)
+            if moved is not None:
+                moved.setdefault(tid, n)
             df[tid] = n + 1
             if n == 0:
                 only[tid] = number
@@ -349,14 +377,99 @@ class RelatedIndex:
                     else:
                         dots[other] = w * theirs
             dots.pop(number, None)
+            keys = None
             for other, dot in dots.items():
                 if dot >= bar and (full or other not in dirty or other > number):
-                    self._pair(number, other, dot, mine)
+                    if keys is None:
+                        keys = set(mine)  # (once a row: the evidence intersects it with the other's terms)
+                    self._pair(number, other, dot, mine, keys)
 
-    def _pair(self, number: int, other: int, dot: int, mine: dict[int, int]) -> None:
+    def _regroup(self, groups: list[Sequence[int]], wide: list[set[int]], dirty: set[int], before: dict) -> int:
+        """Every pair among each group's papers (none of them dirty: their rows have it), scored
+        again exactly (over all the terms and concepts the two share) and kept or dropped; the
+        papers whose passing pairs changed are noted in ``before``. A wide group's papers (a
+        concept many list) take their rows' dot products, each pair among them from its lower
+        number (a pair the texts disagree on cannot pass). Returns the pairs scored."""
+        pairs: set[tuple[int, int]] = set()
+        for group in groups:
+            members = [number for number in group if number not in dirty]
+            for place, number in enumerate(members):
+                for other in members[place + 1:]:
+                    pairs.add((number, other))
+        bar = MIN_TEXT * _DOT
+        q, post, tids = self._q, self._post, self._tids
+        sets: dict[int, set[int]] = {}
+        for number, other in pairs:
+            mine_set = sets.get(number)
+            if mine_set is None:
+                mine_set = sets[number] = set(tids[number])
+            dot, mine = 0, {}
+            for tid in mine_set.intersection(tids[other]):
+                values = q.get(tid)
+                if values is None:
+                    continue
+                members = post[tid]
+                w = mine[tid] = values[bisect_left(members, number)]
+                dot += w * values[bisect_left(members, other)]
+            self._settle(number, other, self._judge(number, other, dot, mine) if dot >= bar else None, before)
+        scored = len(pairs)
+        for listers in wide:
+            for number in sorted(listers - dirty):
+                dots, mine = self._dots(number)
+                for other, dot in dots.items():
+                    if other > number and other in listers and other not in dirty and (number, other) not in pairs:
+                        pairs.add((number, other))
+                        self._settle(number, other, self._judge(number, other, dot, mine) if dot >= bar else None,
+                                     before)
+                        scored += 1
+                for other in self._pass[number].keys() - dots.keys():  # (no longer sharing a compared term)
+                    if other > number and other in listers and other not in dirty:
+                        self._settle(number, other, None, before)
+        return scored
+
+    def _dots(self, number: int) -> tuple[dict[int, int], dict[int, int]]:
+        """The paper's text dot product with every paper it shares a compared term with, and its components."""
+        post, q = self._post, self._q
+        dots: dict[int, int] = {}
+        mine: dict[int, int] = {}
+        for tid in self._tids[number]:
+            values = q.get(tid)
+            if values is None:
+                continue
+            members = post[tid]
+            w = mine[tid] = values[bisect_left(members, number)]
+            for other, theirs in zip(members, values):
+                if other in dots:
+                    dots[other] += w * theirs
+                else:
+                    dots[other] = w * theirs
+        dots.pop(number, None)
+        return dots, mine
+
+    def _settle(self, number: int, other: int, entry: tuple[float, str] | None, before: dict) -> None:
+        """The pair's entry as scored again: kept, replaced or dropped (both papers noted when it moved)."""
+        passing = self._pass
+        if passing[number].get(other) != entry:
+            before.setdefault(self.ids[number], self._lists[number])
+            before.setdefault(self.ids[other], self._lists[other])
+            if entry is None:
+                del passing[number][other], passing[other][number]
+            else:
+                passing[number][other] = passing[other][number] = entry
+
+    def _pair(self, number: int, other: int, dot: int, mine: dict[int, int], keys: set[int]) -> None:
+        entry = self._judge(number, other, dot, mine, keys)
+        if entry is not None:
+            self._pass[number][other] = self._pass[other][number] = entry
+            self._touched.add(other)
+
+    def _judge(self, number: int, other: int, dot: int, mine: dict[int, int],
+               keys: set[int] | None = None) -> tuple[float, str] | None:
+        """The pair's entry when it passes (``mine``: this paper's components of, at least, the
+        compared terms the two share), else None."""
         text = dot / _DOT
         if text < MIN_TEXT:
-            return
+            return None
         concepts, theirs = self._concept_vector(number), self._concept_vector(other)
         together = 0
         if concepts and theirs:
@@ -364,15 +477,14 @@ class RelatedIndex:
                 together += concepts[name] * theirs[name]
         score = TEXT_WEIGHT * text + CONCEPT_WEIGHT * (together / _DOT)
         if score < THRESHOLD:
-            return
-        evidence = self._evidence(number, other, mine, concepts, theirs)
+            return None
+        evidence = self._evidence(number, other, mine, concepts, theirs, keys)
         if len(evidence) >= MIN_EVIDENCE:
-            entry = (score, _shares(evidence))
-            self._pass[number][other] = self._pass[other][number] = entry
-            self._touched.add(other)
+            return (score, _shares(evidence))
+        return None
 
     def _evidence(self, number: int, other: int, mine: dict[int, int], concepts: dict[str, int],
-                  theirs: dict[str, int]) -> list[tuple[bool, str]]:
+                  theirs: dict[str, int], keys: set[int] | None = None) -> list[tuple[bool, str]]:
         """What the two share, as distinct pieces, strongest first (``related``'s rule: a term
         whose words all belong to a piece counted already is that piece). The same from either
         side: products of integers, ties by name."""
@@ -386,7 +498,8 @@ class RelatedIndex:
         post, q, terms = self._post, self._q, self._terms
         floor = MIN_PIECE * _DOT
         shared = []
-        for tid in mine.keys() & self._tids[other]:  # (the intersection in C)
+        shared_terms = mine.keys() & self._tids[other] if keys is None else keys.intersection(self._tids[other])
+        for tid in shared_terms:  # (the intersection in C)
             product = mine[tid] * q[tid][bisect_left(post[tid], other)]
             if product >= floor:
                 shared.append((-product, terms[tid]))
