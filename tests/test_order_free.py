@@ -46,6 +46,14 @@ def _write_seed(folder: Path, number: int, abstracts: list[str]) -> None:
     (folder / f"part-{number}.txt").write_text(f"Order Test Papers {number}\n\n{body}\n", encoding="utf-8")
 
 
+def _export_once(work: Path, parts: list[list[str]], monkeypatch) -> None:
+    """One export of ``parts`` (one seed file each) to ``work/once``, with a state of its own."""
+    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(work / "state-once"))
+    for number, abstracts in enumerate(parts):
+        _write_seed(work / "seeds-once", number, abstracts)
+    export(work / "seeds-once", work / "once", get_plugin_manager(), ExportOptions())
+
+
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(assignment=st.lists(st.integers(0, FILES - 1), min_size=len(ABSTRACTS), max_size=len(ABSTRACTS)),
        arrival=st.permutations(range(FILES)))
@@ -58,10 +66,7 @@ def test_seed_files_arriving_in_any_order_give_the_vault_one_export_gives(tmp_pa
         parts[part].append(abstract)
     parts = [p for p in parts if p]
     pm = get_plugin_manager()
-    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(work / "state-once"))
-    for number, abstracts in enumerate(parts):
-        _write_seed(work / "seeds-once", number, abstracts)
-    export(work / "seeds-once", work / "once", pm, ExportOptions())
+    _export_once(work, parts, monkeypatch)
     monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(work / "state-runs"))
     for number in [n for n in arrival if n < len(parts)]:
         _write_seed(work / "seeds-runs", number, parts[number])
@@ -87,10 +92,7 @@ def test_one_watcher_taking_seed_files_one_by_one_gives_the_vault_one_export_giv
     parts = [base, rest[0::3], rest[1::3], rest[2::3]]
     final = [[a for a in base if a != base[dropped]], *parts[1:]]
     pm = get_plugin_manager()
-    monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(work / "state-once"))
-    for number, part in enumerate(final):
-        _write_seed(work / "seeds-once", number, part)
-    export(work / "seeds-once", work / "once", pm, ExportOptions())
+    _export_once(work, final, monkeypatch)
     monkeypatch.setenv("VAULTSYNC_STATE_DIR", str(work / "state-runs"))
     with Exporter(work / "seeds-runs", work / "runs", pm, ExportOptions(), remember=True) as exporter:
         for number, part in enumerate(parts):

@@ -357,26 +357,9 @@ class RelatedIndex:
         """Every pair of these papers (each pair once), kept when it passes. ``full``: these are
         all the papers (each pair is then met from its lower number only)."""
         dirty = set(numbers)
-        post, q = self._post, self._q
         bar = MIN_TEXT * _DOT
         for number in numbers:
-            dots: dict[int, int] = {}
-            mine: dict[int, int] = {}  # term -> this paper's component
-            for tid in self._tids[number]:
-                values = q.get(tid)  # (a term compared: at least two papers, at most the cap)
-                if values is None:
-                    continue
-                members = post[tid]
-                place = bisect_left(members, number)
-                w = mine[tid] = values[place]
-                if full:
-                    members, values = members[place + 1:], values[place + 1:]
-                for other, theirs in zip(members, values):
-                    if other in dots:
-                        dots[other] += w * theirs
-                    else:
-                        dots[other] = w * theirs
-            dots.pop(number, None)
+            dots, mine = self._dots(number, after=full)
             keys = None
             for other, dot in dots.items():
                 if dot >= bar and (full or other not in dirty or other > number):
@@ -427,17 +410,21 @@ class RelatedIndex:
                         self._settle(number, other, None, before)
         return scored
 
-    def _dots(self, number: int) -> tuple[dict[int, int], dict[int, int]]:
-        """The paper's text dot product with every paper it shares a compared term with, and its components."""
+    def _dots(self, number: int, after: bool = False) -> tuple[dict[int, int], dict[int, int]]:
+        """The paper's text dot product with every paper it shares a compared term with (``after``:
+        only the papers numbered after it, each pair of a whole build met once), and its components."""
         post, q = self._post, self._q
         dots: dict[int, int] = {}
-        mine: dict[int, int] = {}
+        mine: dict[int, int] = {}  # term -> this paper's component
         for tid in self._tids[number]:
-            values = q.get(tid)
+            values = q.get(tid)  # (a term compared: at least two papers, at most the cap)
             if values is None:
                 continue
             members = post[tid]
-            w = mine[tid] = values[bisect_left(members, number)]
+            place = bisect_left(members, number)
+            w = mine[tid] = values[place]
+            if after:
+                members, values = members[place + 1:], values[place + 1:]
             for other, theirs in zip(members, values):
                 if other in dots:
                     dots[other] += w * theirs
