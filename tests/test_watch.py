@@ -204,7 +204,7 @@ def test_a_note_moved_in_obsidian_while_watching_is_updated_where_it_is(live):
     os.replace(note, moved)  # the user moves and renames it in Obsidian
     before = len(paper_notes(vault)) + len(list((vault / "Reading").glob("*.md")))
     path.write_text(seed_text([text.replace("improves accuracy", "notably improves accuracy")]), "utf-8")
-    wait_for(lambda: "notably improves accuracy" in moved.read_text("utf-8"), "the moved note updated")
+    wait_for(lambda: "notably improves accuracy" in moved.read_text("utf-8"), f"the moved note updated; out={watcher.out[-4:]} err={watcher.err[-8:]}")
     assert not note.exists()
     assert len(paper_notes(vault)) + len(list((vault / "Reading").glob("*.md"))) == before
 

@@ -131,17 +131,22 @@ class VaultSession:
         ``touched``: only these paths changed since (the vault's file events): only they are looked at.
         """
         if touched is not None:
-            return self._refresh_paths({rel for rel in touched if rel.endswith(".md")})
-        paths = list_notes(self.root)
-        index = self._index
-        gone = [vid for vid, (rel, _) in index.items() if rel not in paths]
-        for vid in gone:
-            del index[vid]
-        for rel in sorted(paths.difference([rel for rel, _ in index.values()])):
-            head = note_head(os.path.join(self.root, rel))
-            vid = head.get("vaultsync_id")
-            if vid and vid not in self._index:
-                self._index[vid] = (rel, head.get("type"))
+            self._refresh_paths({rel for rel in touched if rel.endswith(".md")})
+        else:
+            paths = list_notes(self.root)
+            index = self._index
+            gone = [vid for vid, (rel, _) in index.items() if rel not in paths]
+            for vid in gone:
+                del index[vid]
+            for rel in sorted(paths.difference([rel for rel, _ in index.values()])):
+                head = note_head(os.path.join(self.root, rel))
+                vid = head.get("vaultsync_id")
+                if vid and vid not in self._index:
+                    self._index[vid] = (rel, head.get("type"))
+        # an edited abstract's note still carries its old id: found again, it is the new id's note
+        for new_id, old_id in self._matched.items():
+            if old_id in self._index and new_id not in self._index:
+                self._index[new_id] = self._index.pop(old_id)
 
     def _refresh_paths(self, paths: set[str]) -> None:
         """``refresh`` of these vault paths only."""
