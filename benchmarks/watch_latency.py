@@ -7,10 +7,10 @@ recombined, each with a fresh method name and acronym, 20 abstracts per file), e
 to pre-populate a vault of a few thousand notes, then starts the real watcher as a subprocess
 (``python -m vaultsync watch``) and drops new 20-abstract seed files into its folder one at a
 time (written to a temp name outside the folder, then renamed into place). For each drop it
-polls the vault until all 20 new paper notes exist, then waits for the watcher's change line
-(the end of the round: related papers, concept and collection notes, maps) before the next
-drop, and prints p50/p95/max of both. Targets: notes on disk p95 ≤ 500 ms (issue 5); the whole
-round p95 ≤ 1 s (issue 22; see also ``watch_round.py``, which times each stage).
+polls the vault until all 20 new paper notes exist (the watcher's preview writes them first),
+then waits for the watcher's change line (the full round: related papers, concept and
+collection notes, maps) before the next drop, and prints p50/p95/max of both.
+Target: notes on disk p95 ≤ 500 ms.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 from vaultsync.default_plugins.obsidian import render_paper
 from vaultsync.extract import Extracted
 from vaultsync.default_plugins.phrase_concepts import promote_phrases
-from vaultsync.link import LinkOptions, link
+from vaultsync.link import LinkOptions, link, link_additions
 from vaultsync.records import Abstract, Collection, ConceptMention, Extraction, PaperName
 from vaultsync.related import text_terms
 
@@ -99,6 +99,17 @@ def test_without_a_shared_concept_the_reason_names_shared_terms():
     model = build([paper(1, OFFLINE_FLOW), paper(2, OFFLINE_FLOW_2), paper(3, PROTEINS), paper(4, GRAPHS)])
     shares = model.papers[0].related_shares
     assert len(shares) == 1 and "“behavior policy”" in shares[0]
+
+
+def test_a_previewed_paper_is_related_as_the_full_run_relates_it():
+    new = paper(6, OFFLINE_FLOW_3, OFFLINE_RL, FLOW)
+    model = build(corpus())
+    preview = link_additions(model, [new[0]], [new[1]])
+    full = build([*corpus(), new])
+    assert preview.papers[0].related == full.papers[-1].related
+    assert set(preview.papers[0].related) == {model.papers[0].id, model.papers[2].id}
+    assert preview.papers[0].related_shares == full.papers[-1].related_shares
+    assert {p.id for p in preview.referenced} == set(preview.papers[0].related)
 
 
 def test_text_terms_are_content_words_and_word_pairs():

@@ -25,13 +25,13 @@ import pluggy
 
 from .code_signature import code_signature
 from .extract import Extracted, extract_all
-from .link import Linker, LinkOptions
+from .link import Linker, LinkOptions, link_additions, prepare_additions
 from .plugins import LazyPlugins, call_safely, promotion_options
 from .progress import StageTimer
 from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_signature
 from .records import (Abstract, DeferredNote, ExtractContext, OutputFile, RenderChanges, Seed, SyncReport, VaultModel,
                       frozen_mapping)
-from .render import render_lazily, renders_changes_only
+from .render import render, render_lazily, renders_changes_only
 from .render_changes import render_changes
 from .run_cache import (cache_encoded, carry_over_lessons, conversion_key, extraction_fingerprint, forget_run,
                         last_run, load_conversions, load_extractions, remember_run, render_fingerprint,
@@ -89,6 +89,7 @@ class Exporter:
         self._unremembered: tuple | None = None  # (print, report, digest's signature): see ``remember_last``
         self._primed = False  # the extractors have run in this process
         self._remembering = False  # this exporter keeps abstracts' Markdown in memory
+        self._previewed: SyncReport | None = None  # what previews wrote since the last run
         self._timer = StageTimer(log)  # (with -v: how long each stage took)
         self.speedups = Speedups.from_environment()
         self._frozen = False  # what ``warm`` kept is frozen out of the collector until the next run
@@ -165,6 +166,49 @@ class Exporter:
     def seed(self, relative: str) -> Seed | None:
         """The seed file as the last run read it (None if it was not read or could not be)."""
         return cached[1] if (cached := self._seeds.get(relative)) else None
+
+    def preview(self, changed: Iterable[str], checkpoint=None) -> SyncReport | None:
+        """A watch round's quick first half: the abstracts new in ``changed`` seeds, linked to the
+        vault's concepts (``link_additions``), written; pure additions only (else None). ``run`` follows."""
+        if self._model is None or self.options.dry_run:
+            return None
+        self._checkpoint = checkpoint
+        with self.speedups.shortcuts():
+            return self._preview(sorted(set(changed)))
+
+    def _preview(self, changed: list[str]) -> SyncReport | None:
+        before = {relative: self.seed(relative) for relative in changed}
+        for relative in changed:
+            self._seeds.pop(relative, None)
+        read = read_seeds(self.seeds_dir, self.pm, only=[r for r in changed if (self.seeds_dir / r).is_file()],
+                          cache=self._seeds, known=[c.collection for c in self._model.collections])
+        now = {seed.path: {a.id for a in seed.abstracts} for seed in read.seeds}
+        for relative, seed in before.items():
+            if seed is not None and not {a.id for a in seed.abstracts} <= now.get(relative, set()):
+                return None  # an abstract was edited, moved or removed
+        known = self._model.paper_ids() | self.session.deleted_ids()
+        new: dict[str, Abstract] = {}
+        for seed in read.seeds:
+            for abstract in seed.abstracts:
+                if abstract.id not in known and self.session.existing_path(abstract.id) is None:
+                    new.setdefault(abstract.id, abstract)
+        if not new:
+            return None
+        # (the preview knows only the linked papers: the next run that saves forgets the dead)
+        extracted = self._extract(list(new.values()), self._taught, live=None)
+        with self.speedups.collector_for("link"):
+            model = link_additions(self._model, list(new.values()), extracted,
+                                   self.session.existing_names().values())
+        from .markdown import pools_allowed  # lazy: start-up time
+
+        with pools_allowed(self.speedups.pools):
+            files = [f for f in render(model, self.options.format, self.pm, {"config": self.options.config})
+                     if f.vaultsync_id in new]
+        report = self.session.apply(files, partial=True, settle=False,  # (the full run settles)
+                                    papers=[(a.id, a.seed, a.paragraph, a.text) for a in new.values()],
+                                    batched=self.speedups.batched_writes)
+        self._previewed = self._previewed.followed_by(report) if self._previewed else report
+        return report
 
     def _extract(self, abstracts: list[Abstract], taught: tuple, live: set[str] | None) -> list[Extracted]:
         """What the extractors find in ``abstracts``: remembered (this session, or the state's
@@ -290,6 +334,8 @@ class Exporter:
         if changes is not None:
             log.debug("render: %d papers, %d concepts, %d collections may differ from the last run's notes",
                       len(changes.papers), len(changes.concepts), len(changes.collections))
+        if self._previewed is not None:  # one round: the notes the preview wrote count as this run's
+            report, self._previewed = self._previewed.followed_by(report), None
         return replace(report, papers=len(model.papers), concepts=len(model.concepts),
                        warnings=report.warnings + problems, errors=report.errors + tuple(read.failed),
                        seeds=tuple(seed.path for seed in read.seeds))
@@ -389,9 +435,9 @@ class Exporter:
             save_conversions(state, self._code, wanted, table, known)
 
     def warm(self, checkpoint=None) -> None:
-        """Get ready for the next round while nothing happens: link the corpus if no run has yet
-        (the linker then updates it), load the extractors' data; write nothing. What it keeps is
-        frozen out of the collector until the next ``run`` (full collections would walk it all)."""
+        """Get ready to ``preview`` the next new seed file quickly: link the corpus if no run has
+        yet, index what the last link found; write nothing. What it keeps is frozen out of the
+        collector until the next ``run`` (collections walked it all every few files of a preview)."""
         self._checkpoint = checkpoint
         try:
             with self.speedups.shortcuts(), self.speedups.collector_for("link"):  # (what it makes stays)
@@ -409,6 +455,7 @@ class Exporter:
             if self._code is None:
                 self._code = code_signature(self.plugins)
             self._read_extract_link()
+        prepare_additions(self._model)
         from .markdown import remember_conversions  # lazy: start-up time
 
         remember_conversions()  # the next rounds render the same abstracts again (until __exit__)
@@ -441,6 +488,8 @@ class Exporter:
         if self.options.dry_run:  # (a dry run's model is not the vault's)
             self._linker = Linker(keep=self.remember)
         self._model = None if self.options.dry_run else model
+        if not self.remember:  # a one-shot export previews nothing: the index it would use goes
+            model.caches.pop("relatedness", None)
         return read, extracted, model
 
 

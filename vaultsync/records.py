@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Protocol
 
@@ -219,6 +219,9 @@ class VaultModel:
     papers: tuple[Paper, ...]
     concepts: tuple[Concept, ...]
     collections: tuple[CollectionInfo, ...]
+    # papers the notes refer to (as related papers) that are not part of this model's output:
+    # a preview of new papers names older ones
+    referenced: tuple[Paper, ...] = ()
     # what the stages work out of the model once and ask again (papers by id, the relatedness
     # index, canvas layouts): filled on first use, never part of what the model says
     # (not an argument: a model made by ``dataclasses.replace`` starts with none of the old ones)
@@ -226,6 +229,14 @@ class VaultModel:
 
     def paper(self, paper_id: str) -> Paper:
         return self._papers_by_id()[paper_id]
+
+    def paper_ids(self) -> frozenset[str]:
+        """The ids of ``papers`` (not of ``referenced``): a set made once (a watcher asks at
+        every new seed file)."""
+        cache = self.caches.get("paper_ids")
+        if cache is None:
+            cache = self.caches["paper_ids"] = frozenset(p.id for p in self.papers)
+        return cache
 
     def collection_of(self, paper_id: str) -> "CollectionInfo":
         """The first collection listing the paper (a dict built once: renderers ask per paper)."""
@@ -240,7 +251,7 @@ class VaultModel:
     def _papers_by_id(self) -> dict[str, Paper]:
         cache = self.caches.get("by_id")
         if cache is None:
-            cache = self.caches["by_id"] = {p.id: p for p in self.papers}
+            cache = self.caches["by_id"] = {p.id: p for p in (*self.referenced, *self.papers)}
         return cache
 
 
@@ -358,6 +369,16 @@ class SyncReport:
     # edited meanwhile, and must be read. Canvases and other whole files are not in it.
     written: Mapping[str, tuple[bytes | None, tuple[int, int, int] | None]] = field(
         default_factory=frozen_mapping, compare=False, repr=False)
+
+    def followed_by(self, then: "SyncReport") -> "SyncReport":
+        """This sync and ``then`` as one report (a watcher's preview and its full run): a note
+        created by the first is created."""
+        created = dict.fromkeys(self.created + then.created)
+        return replace(then, created=tuple(created), updated=tuple(p for p in then.updated if p not in created),
+                       renamed=frozen_mapping({**self.renamed, **then.renamed}),
+                       gone=tuple(sorted(set(self.gone) | set(then.gone))),
+                       conflicts=self.conflicts + then.conflicts, errors=self.errors + then.errors,
+                       warnings=self.warnings + then.warnings, written=frozen_mapping({**self.written, **then.written}))
 
 
 @dataclass(frozen=True)

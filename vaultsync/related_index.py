@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 from array import array
 from bisect import bisect_left
-from typing import Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from .bands import count_band, size_band
 from .related import (CONCEPT_WEIGHT, MAX_CONCEPT_SHARE, MAX_REASONS, MAX_RELATED, MAX_SHARE_CAP, MAX_TERM_SHARE,
@@ -503,3 +503,50 @@ class RelatedIndex:
         ids = self.ids
         ranked = sorted((-score, ids[other], shares) for other, (score, shares) in self._pass[number].items())
         return tuple([RelatedPaper(paper_id, -score, shares) for score, paper_id, shares in ranked[:MAX_RELATED]])
+
+
+class RelatednessIndex:
+    """Every paper's related papers, from whole inputs (``link``'s call): a ``RelatedIndex``
+    built in one update.
+
+    ``terms``: paper id -> its ``text_terms``; ``concepts``: paper id -> the names of the concepts
+    it lists (``Paper.concepts``: never a broad one, see ``link.broad_concepts``); ``phrases``:
+    names of concepts only corpus statistics found (no vocabulary, no acronym): they count
+    ``PHRASE_CONCEPT_WEIGHT``, as a common phrase of the field ("Mild Conditions") may be among them;
+    ``aliases``: concept name -> its other names (a shared term made of their words is that concept).
+    """
+
+    _PREVIEW = "\x00preview"  # the id a previewed paper is added under, for a moment
+
+    def __init__(self, terms: Mapping[str, Mapping[str, int]], concepts: Mapping[str, Sequence[str]],
+                 phrases: Iterable[str] = (), aliases: Mapping[str, Sequence[str]] | None = None) -> None:
+        self.ids: list[str] = list(terms)
+        self.index = RelatedIndex()
+        self.index.update(terms, {paper_id: concepts[paper_id] for paper_id in terms if paper_id in concepts},
+                          dict.fromkeys(phrases, True), dict(aliases or {}))
+
+    @classmethod
+    def over(cls, index: RelatedIndex) -> "RelatednessIndex":
+        """The same questions asked of an index kept up to date elsewhere (a watcher's linker)."""
+        wrapper = cls.__new__(cls)
+        wrapper.ids, wrapper.index = list(index.number), index
+        return wrapper
+
+    def related(self, paper_id: str) -> tuple[RelatedPaper, ...]:
+        """The papers related to ``paper_id`` (one of the index's), most related first."""
+        return self.index.related(paper_id)
+
+    def related_all(self) -> dict[str, tuple[RelatedPaper, ...]]:
+        return self.index.related_all()
+
+    def related_to_new(self, paper_id: str, counts: Mapping[str, int], keys: Sequence[str]
+                       ) -> tuple[RelatedPaper, ...]:
+        """The indexed papers related to a paper not in the index (a preview's new paper): as a
+        full run would relate it. The paper is added, asked about and removed (the index is exact,
+        so it is as it was)."""
+        index, preview = self.index, self._PREVIEW
+        index.update({preview: counts}, {preview: keys})
+        try:
+            return tuple(r for r in index.related(preview) if r.id != paper_id)
+        finally:
+            index.update({preview: None})

@@ -41,6 +41,8 @@ def render_changes(before: VaultModel, after: VaultModel, touched: Iterable[str]
                 mapped.add(paper.id)
     shown.update(old_papers)  # (gone: whoever listed them lists them no more)
     mapped.update(old_papers)
+    if after.referenced or before.referenced:  # (a preview's model: not what a full run renders)
+        shown.update(p.id for p in (*after.referenced, *before.referenced))
     # a paper note names its related papers and its collection
     old_collection, new_collection = _collection_names(before), _collection_names(after)
     for paper in after.papers:

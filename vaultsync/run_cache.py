@@ -68,7 +68,7 @@ def load_extractions(state: State, fingerprint: str, wanted: Iterable[str]) -> d
 def save_extractions(state: State, fingerprint: str, new: Mapping[str, Any], live: Iterable[str] | None,
                      taught: tuple = ()) -> None:
     """Cache ``new`` (abstract id -> its extraction) and forget the abstracts not ``live`` (None:
-    forget nothing: the next run that saves knows what is live);
+    forget nothing, as a watcher's preview does: the next run that saves knows what is live);
     ``taught``: the lessons ``fingerprint`` was made with (see ``carry_over_lessons``)."""
     with state.transaction():
         records = [(i, encode_extraction(e)) for i, e in new.items()]

@@ -251,7 +251,8 @@ class VaultSession:
 
     # -- writing ----------------------------------------------------------------------------
     def apply(self, files: Iterable[OutputFile | DeferredNote], *, seeds: Iterable[str] = (),
-              dry_run: bool = False,
+              dry_run: bool = False, partial: bool = False,
+              papers: Iterable[tuple[str, str, int, str]] = (),
               render_fingerprint: str | None = None, settle: bool = True, batched: bool = True,
               present: Iterable[str] = ()) -> SyncReport:
         """Bring the vault in line with ``files``; return what changed.
@@ -261,6 +262,9 @@ class VaultSession:
         not among ``files`` and whose seed is in ``seeds`` (the seeds read in this run) are
         marked ``status: removed``. A bad path or an unwritable file is reported in ``errors``
         and the other files are still written. ``dry_run`` writes nothing, not even the state.
+        ``partial``: ``files`` are a few notes ahead of a full run (the watcher's preview of new
+        papers): nothing is marked removed, and only ``papers`` (id, seed, paragraph, text) are
+        recorded -- so that an edit of one of them before the full run is matched to its note.
         A ``DeferredNote`` among ``files`` is rendered only when its note may change: not when
         the note is as vaultsync wrote it from the same input as an earlier run rendered from the
         same inputs key, under the same ``render_fingerprint`` (the code, format and config that
@@ -287,13 +291,17 @@ class VaultSession:
                 run.commit()
                 present = set(present).difference(run.given_ids)
                 run.unchanged += len(present)
-                if seeds:
+                if seeds and not partial:
                     run.mark_removed(run.given_ids | present, set(seeds))
                 if dry_run:
                     raise _DryRun  # roll the state back
                 if render_fingerprint is not None and run.rendered:
                     self.state.put_rendered(render_fingerprint, run.rendered)
-                run.save_state(seeds, self._papers)
+                if partial:
+                    run.save_state(seeds, None)
+                    self.state.replace_papers((), [PaperRecord(i, s, p, normalise_text(t)) for i, s, p, t in papers])
+                else:
+                    run.save_state(seeds, self._papers)
         except _DryRun:
             pass
         except BaseException:
@@ -302,7 +310,7 @@ class VaultSession:
             raise
         if not dry_run:
             self.ledger.settle()
-        self.conflicted = run.conflict_keys
+        self.conflicted = run.conflict_keys | (self.conflicted if partial else set())
         report = run.report(seeds)
         if settle:
             self.settle()

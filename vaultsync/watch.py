@@ -40,12 +40,15 @@ class Stopped(Exception):
 
 
 class Superseded(Exception):
-    """Raised inside a round's run when more seed files changed before it began writing: the
-    round is redone with them."""
+    """Raised inside a round's full run when more seed files changed before it began writing:
+    the round is redone with them (their notes are previewed at once instead of waiting)."""
 
 
 # a round put off this long is finished even if files keep changing (a slow, steady download)
 MAX_SUPERSEDED = 10.0  # s
+# after a preview, the full run waits for this much quiet: a burst of files is previewed file
+# by file, then linked once
+QUIET_BEFORE_FULL = 1.0  # s
 
 
 @dataclass
@@ -77,14 +80,16 @@ class Watcher:
     _before: dict[str, frozenset[str]] = field(default_factory=dict)  # a put-off round's seeds, before it
     _put_off_since: float | None = None  # when the first round now put off began
     _may_put_off: bool = False
+    _full_due: bool = False  # files were previewed: their full run waits for a quiet moment
+    _last_round: float = 0.0
 
     def catch_up(self) -> SyncReport:
         """One run over the whole seeds folder; prints its problems; raises ``Stopped``."""
         return self._run(None)
 
     def prepare(self) -> None:
-        """Link the corpus in memory now (nothing to do when a run just did), so that the first
-        new seed file's round costs what the next ones do: the linker updates what it linked.
+        """Link the corpus in memory now (cheap when a run just did), so that the first new seed
+        file's notes appear as fast as the next ones (``Exporter.preview``).
 
         What the next round keeps is then frozen out of the collector (``Exporter.warm``)."""
         started = time.perf_counter()
@@ -147,7 +152,7 @@ class Watcher:
         next_rescan = time.monotonic() + self.options.interval
         try:
             # the corpus linked in memory even if the catch-up found nothing to do, so that the
-            # first new seed file's round costs what the next ones do
+            # first new seed file's notes appear as fast as the next ones (``Exporter.preview``)
             self.prepare()
             while not self.stop.is_set():
                 queue = self._queue
@@ -168,6 +173,12 @@ class Watcher:
                             self._problem(str(error))
                         queue = self._queue
                 if batch is None:
+                    if self._full_due and self._quiet():
+                        try:
+                            self._run(set(self._retry))
+                            self.prepare()
+                        except Stopped:
+                            break
                     continue
                 paths = set(batch.paths) | self._retry
                 if batch.rescan:
@@ -178,17 +189,25 @@ class Watcher:
                         self._problem(str(error))
                 if paths:
                     try:
-                        if self._run(paths) is not None:
+                        if self._run(paths, full=False) is not None and not self._full_due:
                             self.prepare()
                     except Stopped:
                         break
         finally:
             self.close()
 
+    def _quiet(self) -> bool:
+        """Time for the full run of previewed files: no file changing, and a quiet moment (or
+        the files have waited long enough)."""
+        now = time.monotonic()
+        waited = self._put_off_since is not None and now - self._put_off_since >= MAX_SUPERSEDED
+        return not len(self._queue) and (now - self._last_round >= QUIET_BEFORE_FULL or waited)
+
     # -- one run ------------------------------------------------------------------------------
-    def _run(self, paths: set[str] | None) -> SyncReport | None:
-        """One round over ``paths`` (None: everything): the linker updates what it linked, and
-        only the notes that may have changed are written."""
+    def _run(self, paths: set[str] | None, full: bool = True) -> SyncReport | None:
+        """One round over ``paths`` (None: everything). The new papers of a file are previewed
+        first; unless ``full``, a round that could preview stops there and its full run waits
+        for a quiet moment (``_full_due``)."""
         exporter = self.exporter
         before = {r: self._before[r] if r in self._before else _ids(exporter.seed(r)) for r in paths or ()}
         started = time.perf_counter()
@@ -196,10 +215,20 @@ class Watcher:
         try:
             # (the notes touched since the last round, when the vault's events are known)
             exporter.session.refresh(exporter.touches.peek() if exporter.touches is not None else None)
+            preview = exporter.preview(paths, checkpoint=self._checkpoint) if paths else None
+            if preview is not None:
+                log.debug("new papers' notes written in %.0f ms", (time.perf_counter() - started) * 1000)
+                if not full:
+                    self._before = {**before, **self._before}
+                    self._full_due = True
+                    if self._put_off_since is None:
+                        self._put_off_since = time.monotonic()
+                    self._last_round = time.monotonic()
+                    return preview  # problems and the change line come with the full run
             self._may_put_off = paths is not None and (
                 self._put_off_since is None or time.monotonic() - self._put_off_since < MAX_SUPERSEDED)
             try:
-                report = exporter.run(changed=paths, checkpoint=self._checkpoint)
+                report = exporter.run(changed=paths, checkpoint=self._checkpoint)  # it reports what the preview wrote too
             finally:
                 self._may_put_off = False
         except Superseded:
@@ -218,7 +247,8 @@ class Watcher:
             self._problem(f"could not process {', '.join(sorted(paths or ())) or 'the seeds'}: "
                           f"{type(error).__name__}: {error} (run with --verbose for the traceback)")
             return None
-        self._retry, self._before, self._put_off_since = set(), {}, None
+        self._retry, self._before, self._put_off_since, self._full_due = set(), {}, None, False
+        self._last_round = time.monotonic()
         self.runs += 1
         log.debug("run %d: %d seed file(s) in %.0f ms", self.runs, len(paths or ()),
                   (time.perf_counter() - started) * 1000)
