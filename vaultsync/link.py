@@ -519,6 +519,7 @@ def link_additions(model: VaultModel, abstracts: Sequence[Abstract], extracted: 
     collections = {c.collection.name: c for c in model.collections}
     new_collections: dict[str, list[str]] = defaultdict(list)
     papers = []
+    asked: dict[str, tuple] = {}  # new paper id -> (its text terms, its concepts' names)
     for abstract, facts in zip(abstracts, extracted):
         shared: dict[str, Cluster] = {}  # the existing concept's key -> this paper's cluster of it
         for cluster_key in index.paper_keys.get(abstract.id, ()):
@@ -532,16 +533,18 @@ def link_additions(model: VaultModel, abstracts: Sequence[Abstract], extracted: 
         links = tuple((surface, concepts[key].name) for key in keys if key in shared
                       for surface in shared[key].surfaces.get(abstract.id, ()))
         names = tuple(concepts[key].name for key in keys)
-        related = relatedness.related_to_new(abstract.id, text_terms(abstract.text), names)
+        asked[abstract.id] = (text_terms(abstract.text), names)
         papers.append(Paper(
             abstract=abstract, name=stem, title=facts.name.title, gist=facts.name.gist,
             aliases=paper_aliases(abstract.id, facts, index, {}),
             concepts=names, links=links,
             urls=tuple(facts.extraction.metadata.get("urls", ())),
             metadata=frozen_mapping({k: v for k, v in facts.extraction.metadata.items() if k != "urls"}),
-            related=tuple(r.id for r in related), related_shares=tuple(r.shares for r in related),
         ))
         new_collections[abstract.collection.name].append(abstract.id)
+    related_of = relatedness.related_to_new_papers(asked)  # (all at once: one update of the index, not two a paper)
+    papers = [replace(p, related=tuple(r.id for r in related_of[p.id]),
+                      related_shares=tuple(r.shares for r in related_of[p.id])) for p in papers]
     infos = []
     for name, ids in sorted(new_collections.items()):
         known = collections.get(name)

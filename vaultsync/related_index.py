@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from array import array
+from dataclasses import replace
 from bisect import bisect_left
 from typing import Iterable, Mapping, Sequence
 
@@ -539,14 +540,19 @@ class RelatednessIndex:
     def related_all(self) -> dict[str, tuple[RelatedPaper, ...]]:
         return self.index.related_all()
 
-    def related_to_new(self, paper_id: str, counts: Mapping[str, int], keys: Sequence[str]
-                       ) -> tuple[RelatedPaper, ...]:
-        """The indexed papers related to a paper not in the index (a preview's new paper): as a
-        full run would relate it. The paper is added, asked about and removed (the index is exact,
-        so it is as it was)."""
+    def related_to_new_papers(self, papers: Mapping[str, tuple[Mapping[str, int], Sequence[str]]]
+                              ) -> dict[str, tuple[RelatedPaper, ...]]:
+        """The indexed papers related to papers not in the index (a preview's new papers, as a full run
+        would relate them), several at once (id -> (its ``text_terms``, its concepts'
+        names)): added in one update, asked about, removed in one more; each may list the others,
+        as a full run would."""
         index, preview = self.index, self._PREVIEW
-        index.update({preview: counts}, {preview: keys})
+        named = {preview + paper_id: paper_id for paper_id in papers}
+        index.update({key: papers[paper_id][0] for key, paper_id in named.items()},
+                     {key: papers[paper_id][1] for key, paper_id in named.items()})
         try:
-            return tuple(r for r in index.related(preview) if r.id != paper_id)
+            return {paper_id: tuple(replace(r, id=named.get(r.id, r.id)) for r in index.related(key)
+                                    if named.get(r.id, r.id) != paper_id)
+                    for key, paper_id in named.items()}
         finally:
-            index.update({preview: None})
+            index.update(dict.fromkeys(named))
