@@ -41,7 +41,8 @@ from .link_rules import (LinkOptions, Specificity, broad_concepts, broader_links
 from .names import NameRegistry, safe_note_name
 from .records import Abstract, CollectionInfo, Concept, Paper, VaultModel, frozen_mapping
 from .related import text_terms
-from .related_index import RelatedIndex, RelatednessIndex
+from .related_ask import RelatednessIndex
+from .related_index import RelatedIndex
 
 
 def link(abstracts: Sequence[Abstract], extracted: Sequence[Extracted], options: LinkOptions = LinkOptions()
@@ -542,7 +543,7 @@ def link_additions(model: VaultModel, abstracts: Sequence[Abstract], extracted: 
             metadata=frozen_mapping({k: v for k, v in facts.extraction.metadata.items() if k != "urls"}),
         ))
         new_collections[abstract.collection.name].append(abstract.id)
-    related_of = relatedness.related_to_new_papers(asked)  # (all at once: one update of the index, not two a paper)
+    related_of = relatedness.related_to_new_papers(asked)  # (asked, the index left as it is)
     papers = [replace(p, related=tuple(r.id for r in related_of[p.id]),
                       related_shares=tuple(r.shares for r in related_of[p.id])) for p in papers]
     infos = []

@@ -26,7 +26,7 @@ strongest shared concepts, else the strongest shared terms.
 
 The scores are exact integers underneath (``related_index``), the same whatever order the papers
 came in; ``related_index.RelatedIndex`` keeps them up to date as papers come and go, working out
-again only what a change touches (``related_index.RelatednessIndex`` builds one from whole
+again only what a change touches (``related_ask.RelatednessIndex`` builds one from whole
 inputs, as ``link`` does).
 """
 

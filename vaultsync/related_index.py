@@ -61,6 +61,28 @@ def _factor(term: str, tf: int) -> float:
     return sat if " " in term else sat * UNIGRAM_WEIGHT
 
 
+def evidence(concepts: Mapping[str, int], theirs: Mapping[str, int], shared: list[tuple[int, str]],
+             aliases: Mapping[str, Sequence[str]]) -> list[tuple[bool, str]]:
+    """What two papers share, as distinct pieces, strongest first: the concepts both list (by the
+    product of their components, ties by name), then the shared terms (``shared``: (-product,
+    term), each at least ``MIN_PIECE``) whose words are not all of a piece counted already
+    (``related``'s rule: such a term is that piece). Integers and names only: the same from either side."""
+    pieces = [(True, name) for _, name in sorted((-concepts[name] * theirs[name], name)
+                                                  for name in concepts.keys() & theirs.keys())]
+    enough = MIN_EVIDENCE if pieces else MAX_REASONS
+    if len(pieces) >= enough:
+        return pieces
+    words = [_name_words(name, *aliases.get(name, ())) for _, name in pieces]
+    for _, term in sorted(shared):
+        split = term.split(" ")
+        if not any(all(word in seen for word in split) for seen in words):
+            pieces.append((False, term))
+            words.append(set(split))
+            if len(pieces) >= enough:
+                break
+    return pieces
+
+
 class RelatedIndex:
     """Every paper's terms and concepts, the postings over them and each paper's passing pairs.
 
@@ -473,86 +495,20 @@ class RelatedIndex:
 
     def _evidence(self, number: int, other: int, mine: dict[int, int], concepts: dict[str, int],
                   theirs: dict[str, int], keys: set[int] | None = None) -> list[tuple[bool, str]]:
-        """What the two share, as distinct pieces, strongest first (``related``'s rule: a term
-        whose words all belong to a piece counted already is that piece). The same from either
-        side: products of integers, ties by name."""
-        pieces = [(True, name) for _, name in sorted((-concepts[name] * theirs[name], name)
-                                                      for name in concepts.keys() & theirs.keys())]
-        aliases = self._aliases
-        words = [_name_words(name, *aliases.get(name, ())) for _, name in pieces]
-        enough = MIN_EVIDENCE if pieces else MAX_REASONS
-        if len(pieces) >= enough:
-            return pieces
+        """What the two share, as distinct pieces, strongest first (``evidence``), the same from
+        either side."""
         post, q, terms = self._post, self._q, self._terms
         floor = MIN_PIECE * _DOT
         shared = []
-        shared_terms = mine.keys() & self._tids[other] if keys is None else keys.intersection(self._tids[other])
-        for tid in shared_terms:  # (the intersection in C)
-            product = mine[tid] * q[tid][bisect_left(post[tid], other)]
-            if product >= floor:
-                shared.append((-product, terms[tid]))
-        for _, term in sorted(shared):
-            split = term.split(" ")
-            if not any(all(word in seen for word in split) for seen in words):
-                pieces.append((False, term))
-                words.append(set(split))
-                if len(pieces) >= enough:
-                    break
-        return pieces
+        if len(concepts.keys() & theirs.keys()) < MIN_EVIDENCE:  # (else the concepts are enough)
+            shared_terms = mine.keys() & self._tids[other] if keys is None else keys.intersection(self._tids[other])
+            for tid in shared_terms:  # (the intersection in C)
+                product = mine[tid] * q[tid][bisect_left(post[tid], other)]
+                if product >= floor:
+                    shared.append((-product, terms[tid]))
+        return evidence(concepts, theirs, shared, self._aliases)
 
     def _best(self, number: int) -> tuple[RelatedPaper, ...]:
         ids = self.ids
         ranked = sorted((-score, ids[other], shares) for other, (score, shares) in self._pass[number].items())
         return tuple([RelatedPaper(paper_id, -score, shares) for score, paper_id, shares in ranked[:MAX_RELATED]])
-
-
-class RelatednessIndex:
-    """Every paper's related papers, from whole inputs (``link``'s call): a ``RelatedIndex``
-    built in one update.
-
-    ``terms``: paper id -> its ``text_terms``; ``concepts``: paper id -> the names of the concepts
-    it lists (``Paper.concepts``: never a broad one, see ``link.broad_concepts``); ``phrases``:
-    names of concepts only corpus statistics found (no vocabulary, no acronym): they count
-    ``PHRASE_CONCEPT_WEIGHT``, as a common phrase of the field ("Mild Conditions") may be among them;
-    ``aliases``: concept name -> its other names (a shared term made of their words is that concept).
-    """
-
-    _PREVIEW = "\x00preview"  # the id a previewed paper is added under, for a moment
-
-    def __init__(self, terms: Mapping[str, Mapping[str, int]], concepts: Mapping[str, Sequence[str]],
-                 phrases: Iterable[str] = (), aliases: Mapping[str, Sequence[str]] | None = None) -> None:
-        self.ids: list[str] = list(terms)
-        self.index = RelatedIndex()
-        self.index.update(terms, {paper_id: concepts[paper_id] for paper_id in terms if paper_id in concepts},
-                          dict.fromkeys(phrases, True), dict(aliases or {}))
-
-    @classmethod
-    def over(cls, index: RelatedIndex) -> "RelatednessIndex":
-        """The same questions asked of an index kept up to date elsewhere (a watcher's linker)."""
-        wrapper = cls.__new__(cls)
-        wrapper.ids, wrapper.index = list(index.number), index
-        return wrapper
-
-    def related(self, paper_id: str) -> tuple[RelatedPaper, ...]:
-        """The papers related to ``paper_id`` (one of the index's), most related first."""
-        return self.index.related(paper_id)
-
-    def related_all(self) -> dict[str, tuple[RelatedPaper, ...]]:
-        return self.index.related_all()
-
-    def related_to_new_papers(self, papers: Mapping[str, tuple[Mapping[str, int], Sequence[str]]]
-                              ) -> dict[str, tuple[RelatedPaper, ...]]:
-        """The indexed papers related to papers not in the index (a preview's new papers, as a full run
-        would relate them), several at once (id -> (its ``text_terms``, its concepts'
-        names)): added in one update, asked about, removed in one more; each may list the others,
-        as a full run would."""
-        index, preview = self.index, self._PREVIEW
-        named = {preview + paper_id: paper_id for paper_id in papers}
-        index.update({key: papers[paper_id][0] for key, paper_id in named.items()},
-                     {key: papers[paper_id][1] for key, paper_id in named.items()})
-        try:
-            return {paper_id: tuple(replace(r, id=named.get(r.id, r.id)) for r in index.related(key)
-                                    if named.get(r.id, r.id) != paper_id)
-                    for key, paper_id in named.items()}
-        finally:
-            index.update(dict.fromkeys(named))
