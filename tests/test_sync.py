@@ -11,6 +11,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from vaultsync.errors import VaultsyncError
+from vaultsync.pipeline import export
+from vaultsync.plugins import get_plugin_manager
 from vaultsync.frontmatter_io import read_frontmatter, split_note
 from vaultsync.records import OutputFile, text_id
 from vaultsync.sync import VaultSession, note_stem, sync_files
@@ -292,14 +294,27 @@ def test_dry_run_writes_nothing(vault, state_dir):
     assert sync(vault, [paper("a1", "Alpha")]).created == ("Papers/Alpha.md",)
 
 
-def test_stray_temp_files_are_swept_when_a_session_starts(vault):
+def test_stray_temp_files_are_swept_before_a_session_first_writes(vault):
     (vault / "Papers").mkdir(parents=True)
     stray = vault / "Papers" / f"{TEMP_PREFIX}abc"
     stray.write_text("half a no")
-    with VaultSession(vault):
+    with VaultSession(vault) as session:
+        assert stray.exists()  # (a run that finds nothing to do does not walk the vault for them)
+        session.apply([paper("a1", "Alpha")])
         assert not stray.exists()
     stray.write_text("x")
     assert sweep_temp_files(vault) == [stray]
+
+
+def test_stray_temp_files_are_swept_by_an_export_that_finds_nothing_else_to_do(tmp_path):
+    seeds, vault = tmp_path / "seeds", tmp_path / "vault"
+    seeds.mkdir()
+    (seeds / "a.txt").write_text("Papers\n\nWe study flow matching for offline RL.\n", encoding="utf-8")
+    export(seeds, vault, get_plugin_manager())
+    stray = next(vault.rglob("*.md")).parent / f"{TEMP_PREFIX}abc"
+    stray.write_text("half a note")
+    export(seeds, vault, get_plugin_manager())
+    assert not stray.exists()
 
 
 def test_a_note_saved_during_the_write_is_not_overwritten(tmp_path):

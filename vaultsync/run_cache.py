@@ -23,6 +23,7 @@ from .plugins import call_safely
 from .records import Abstract, ExtractContext, SyncReport, TaughtConcept
 from .regular_files import file_digest
 from .state import State
+from .write import TEMP_PREFIX
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +137,9 @@ def cache_encoded(state: State, fingerprint: str, records: Iterable[tuple[str, b
 
 
 def _listing(folder: Path, skip_hidden: bool) -> list[tuple[str, int, int]]:
-    """(relative path, size, mtime) of every file below ``folder``; hidden folders skipped."""
+    """(relative path, size, mtime) of every file below ``folder``; hidden files and folders
+    skipped (``skip_hidden``) but an interrupted run's temp files: one left makes the run a real
+    one, which sweeps it (``VaultSession._sweep``)."""
     found = []
     pending = [""]
     while pending:
@@ -146,7 +149,7 @@ def _listing(folder: Path, skip_hidden: bool) -> list[tuple[str, int, int]]:
         except OSError:
             continue
         for entry in entries:
-            if skip_hidden and entry.name.startswith("."):
+            if skip_hidden and entry.name.startswith(".") and not entry.name.startswith(TEMP_PREFIX):
                 continue
             path = f"{relative}/{entry.name}" if relative else entry.name
             try:

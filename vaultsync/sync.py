@@ -67,6 +67,7 @@ class VaultSession:
         self._lock: VaultLock | None = None
         self.state: State | None = None
         self._scanned: dict[str, tuple[str, str | None]] | None = None  # id -> (path, type)
+        self._swept = False  # the temp files an interrupted run left: removed (``_sweep``)
         self._matched: dict[str, str] = {}  # new id -> old id
         self._papers: list[PaperRecord] | None = None
         self._warnings: list[str] = []
@@ -92,13 +93,12 @@ class VaultSession:
         if lock.acquire(create=not self.dry_run):
             self._lock = lock
         try:
-            for path in sweep_temp_files(self.root) if not self.dry_run else ():
-                log.info("removed %s left by an interrupted run", path)
             self.state = State(self.root, folder)
             self.ledger = WholeFileLedger(self.root, writes=not self.dry_run)
             if not self.dry_run:
                 self.journal = WriteJournal(folder / f"{state_mod.vault_key(self.root)}.journal")
-                if self.journal.exists():
+                if self.journal.exists():  # (an interrupted run: its temp files go at once)
+                    self._sweep()
                     self.recovered = recover(self.state, self.root, self.journal)
         except BaseException:
             self.__exit__(None, None, None)
@@ -118,9 +118,18 @@ class VaultSession:
         """id -> (path, type) of every note carrying a ``vaultsync_id``; the vault is read on
         first use, so a run that finds nothing to do never reads a note."""
         if self._scanned is None:
+            self._sweep()
             # (left unset if the scan fails: asked again, it scans again)
             self._scanned, self._warnings = scan_notes(self.root, self.state.notes())
         return self._scanned
+
+    def _sweep(self) -> None:
+        """Remove the temp files an interrupted run left, once, before the vault is first read
+        or written (a run that finds nothing to do walks the vault once, not twice)."""
+        if not self._swept and not self.dry_run:
+            for path in sweep_temp_files(self.root):
+                log.info("removed %s left by an interrupted run", path)
+        self._swept = True
 
     def refresh(self, touched: Iterable[str] | None = None) -> None:
         """Catch up with notes moved, renamed, deleted or added in the vault since the last scan.
@@ -277,6 +286,7 @@ class VaultSession:
         unchanged. The keys of the notes left in conflict are kept in ``conflicted`` until the
         next ``apply``.
         """
+        self._sweep()
         seeds = list(seeds)
         run = SyncRun(self, dry_run, render_fingerprint, batched=batched)
         try:
