@@ -5,7 +5,8 @@ from __future__ import annotations
 from vaultsync.default_plugins.obsidian import render_paper
 from vaultsync.extract import Extracted
 from vaultsync.default_plugins.phrase_concepts import promote_phrases
-from vaultsync.link import LinkOptions, link, link_additions
+from vaultsync.link import LinkOptions, link
+from vaultsync.link_preview import link_additions
 from vaultsync.records import Abstract, Collection, ConceptMention, Extraction, PaperName
 from vaultsync.related import text_terms
 

@@ -25,7 +25,8 @@ import pluggy
 
 from .code_signature import code_signature
 from .extract import Extracted, extract_all
-from .link import Linker, LinkOptions, link_additions, prepare_additions
+from .link import Linker, LinkOptions
+from .link_preview import link_additions, prepare_additions
 from .plugins import LazyPlugins, call_safely, promotion_options
 from .progress import StageTimer
 from .read import CachedSeed, ReadResult, list_seed_files, read_seeds, seed_signature

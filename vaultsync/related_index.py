@@ -31,9 +31,8 @@ from __future__ import annotations
 
 import math
 from array import array
-from dataclasses import replace
 from bisect import bisect_left
-from typing import Iterable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from .bands import count_band, size_band
 from .related import (CONCEPT_WEIGHT, MAX_CONCEPT_SHARE, MAX_REASONS, MAX_RELATED, MAX_SHARE_CAP, MAX_TERM_SHARE,
