@@ -18,17 +18,8 @@ from vaultsync.related_index import RelatedIndex, term_cap
 
 def _built(batches) -> Model:
     model = Model()
-    for texts, concepts, phrases, aliases in batches:
-        for pid, counts in texts.items():
-            if counts is None:
-                model.texts.pop(pid, None)
-                model.concepts.pop(pid, None)
-            else:
-                model.texts[pid] = counts
-        model.concepts.update({pid: tuple(dict.fromkeys(names)) for pid, names in concepts.items()
-                               if pid in model.texts})
-        model.phrases.update(phrases)
-        model.aliases.update({name: tuple(names or ()) for name, names in aliases.items()})
+    for batch in batches:
+        model.apply(*batch)
     return model
 
 

@@ -44,6 +44,20 @@ class Model:
         self.phrases: dict[str, bool] = {}
         self.aliases: dict[str, tuple[str, ...]] = {}
 
+    def apply(self, texts, concepts, phrases, aliases) -> "Model":
+        """The inputs after one ``RelatedIndex.update`` batch."""
+        for pid, counts in texts.items():
+            if counts is None:
+                self.texts.pop(pid, None)
+                self.concepts.pop(pid, None)
+            else:
+                self.texts[pid] = counts
+        self.concepts.update({pid: tuple(dict.fromkeys(names)) for pid, names in concepts.items()
+                              if pid in self.texts})
+        self.phrases.update(phrases)
+        self.aliases.update({name: tuple(names or ()) for name, names in aliases.items()})
+        return self
+
     def fresh(self) -> RelatedIndex:
         index = RelatedIndex()
         index.update(self.texts, {pid: names for pid, names in self.concepts.items() if names},
@@ -103,17 +117,7 @@ def _replay(batches, low_bars: bool) -> None:
         for texts, concepts, phrases, aliases in batches:
             before = index.related_all()
             changed = index.update(texts, concepts, phrases, aliases)
-            for pid, counts in texts.items():
-                if counts is None:
-                    model.texts.pop(pid, None)
-                    model.concepts.pop(pid, None)
-                else:
-                    model.texts[pid] = counts
-            for pid, names in concepts.items():
-                if pid in model.texts:
-                    model.concepts[pid] = tuple(dict.fromkeys(names))
-            model.phrases.update(phrases)
-            model.aliases.update({name: tuple(names or ()) for name, names in aliases.items()})
+            model.apply(texts, concepts, phrases, aliases)
             after = index.related_all()
             assert after == model.fresh().related_all()
             assert changed == {pid for pid, lists in after.items() if before.get(pid) != lists or pid not in before}
