@@ -1,6 +1,6 @@
 """Export at the scale of every ML conference at once (issue 7). Prints figures; times nothing in tests.
 
-    .venv/bin/python benchmarks/export_scale.py [--papers 20000] [--big] [--repeat 2] [--work DIR]
+    .venv/bin/python benchmarks/export_scale.py [--papers 20000] [--big] [--repeat 2] [--work DIR] [--code DIR]
 
 Each export runs as its own ``python -m vaultsync export`` process (state in a temp folder via
 ``VAULTSYNC_STATE_DIR``), timed end to end, with the child's peak RSS. Every figure is printed
@@ -118,13 +118,14 @@ def snapshot(vault: Path) -> dict[str, tuple[int, int]]:
             for p in vault.rglob("*") if p.is_file() and ".vaultsync" not in p.parts}
 
 
-def startup() -> float:
+def startup(checkout: Path = ROOT) -> float:
     """Import time of the CLI: `import vaultsync.cli` minus a bare interpreter, best of 5."""
     def best(code: str) -> float:
         times = []
         for _ in range(5):
             start = time.perf_counter()
-            subprocess.run([PYTHON, "-c", code], check=True, env=user_env())
+            subprocess.run([PYTHON, "-c", code], check=True, env={**user_env(), "PYTHONPATH": str(checkout)},
+                           cwd=checkout)
             times.append(time.perf_counter() - start)
         return min(times)
     return best("import vaultsync.cli, vaultsync.pipeline") - best("pass")
@@ -149,7 +150,7 @@ def pool_figures(seeds: Path, n: int = 4000) -> tuple[float, float]:
     return out[0], out[1]
 
 
-def scale_figures(work: Path, papers: int, repeat: int) -> float:
+def scale_figures(work: Path, papers: int, repeat: int, code: Path = ROOT) -> float:
     seeds = corpus(work, papers)
     print(f"\n== {papers:,} abstracts ({len(list(seeds.glob('*.txt')))} seed files)")
     fulls = []
@@ -157,15 +158,15 @@ def scale_figures(work: Path, papers: int, repeat: int) -> float:
         vault, state = work / f"vault-{papers}", work / f"state-{papers}"
         shutil.rmtree(vault, ignore_errors=True)
         shutil.rmtree(state, ignore_errors=True)
-        seconds, peak, code, stages = run_export(seeds, vault, state)
+        seconds, peak, status, stages = run_export(seeds, vault, state, code)
         files = sum(1 for _ in vault.rglob("*.md")) + sum(1 for _ in vault.rglob("*.canvas"))
         floor = write_floor(files, work)
         fulls.append(seconds)
         print(f"full export: {seconds:7.2f} s = {papers / seconds:6.0f} abstracts/s; {files} files; "
-              f"floor {floor:.2f} s; ratio {seconds / floor:5.1f}x; peak RSS {peak:.0f} MB (exit {code})")
+              f"floor {floor:.2f} s; ratio {seconds / floor:5.1f}x; peak RSS {peak:.0f} MB (exit {status})")
         print(stages)
     for attempt in range(repeat):
-        seconds, peak, _, _ = run_export(seeds, vault, state)
+        seconds, peak, _, _ = run_export(seeds, vault, state, code)
         print(f"no-op re-export: {seconds:7.2f} s; peak RSS {peak:.0f} MB")
     extra = work / f"extra-{papers}"
     shutil.rmtree(extra, ignore_errors=True)
@@ -173,7 +174,7 @@ def scale_figures(work: Path, papers: int, repeat: int) -> float:
     before = snapshot(vault)
     shutil.copy(new_seed, seeds / new_seed.name)
     try:
-        seconds, _, _, stages = run_export(seeds, vault, state)
+        seconds, _, _, stages = run_export(seeds, vault, state, code)
     finally:
         (seeds / new_seed.name).unlink()
     after = snapshot(vault)
@@ -186,7 +187,7 @@ def scale_figures(work: Path, papers: int, repeat: int) -> float:
     # the user edits a concept note (a remark in its body): a lesson for the vocabulary
     note = max((vault / "Concepts").glob("*.md"), key=lambda p: p.stat().st_size)  # the most papers
     note.write_text(note.read_text("utf-8") + "\nMy own remark.\n", "utf-8")
-    seconds, _, _, stages = run_export(seeds, vault, state)
+    seconds, _, _, stages = run_export(seeds, vault, state, code)
     print(f"one concept note edited by the user ({note.stem}): {seconds:7.2f} s")
     print(stages)
     return min(fulls)
@@ -198,16 +199,20 @@ def main() -> None:
     parser.add_argument("--big", action="store_true", help="Also export 100,000 abstracts (slow).")
     parser.add_argument("--repeat", type=int, default=1, help="Runs of each export figure.")
     parser.add_argument("--work", type=Path, default=None, help="Folder for corpora and vaults (default: a temp folder).")
+    parser.add_argument("--code", type=Path, default=ROOT,
+                        help="Run the exports with the vaultsync of this checkout (an A/B in the same minutes).")
     args = parser.parse_args()
+    code = args.code.resolve()
     work = (args.work or Path(tempfile.mkdtemp(prefix="vaultsync-bench-"))).resolve()  # (exports run elsewhere)
     work.mkdir(parents=True, exist_ok=True)
     print(f"work folder {work}; {os.cpu_count()} CPUs; python {sys.version.split()[0]}")
-    print(f"start-up (import vaultsync.cli + pipeline, minus bare python): {startup():.3f} s")
+    print(f"vaultsync from {code}")
+    print(f"start-up (import vaultsync.cli + pipeline, minus bare python): {startup(code):.3f} s")
     one, two = pool_figures(corpus(work, args.papers))
     print(f"extract 4,000 abstracts: 1 process {one:.2f} s, pool of 2 {two:.2f} s ({one / two:.2f}x)")
-    base = scale_figures(work, args.papers, args.repeat)
+    base = scale_figures(work, args.papers, args.repeat, code)
     if args.big:
-        big = scale_figures(work, 100_000, 1)
+        big = scale_figures(work, 100_000, 1, code)
         print(f"\ngrowth: 100,000 took {big / base:.2f}x the {args.papers:,} time (target <= 5.5x)")
 
 
