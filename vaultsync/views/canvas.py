@@ -28,7 +28,7 @@ import json
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import chain, combinations
 from typing import Any, Iterable, Sequence
 
 from ..records import Concept, OutputFile, VaultModel
@@ -89,7 +89,7 @@ def canvas_json(model: VaultModel, paper_ids: Sequence[str] | None, title: str,
 def build_canvas(model: VaultModel, paper_ids: Sequence[str] | None, title: str,
                  note: str | None, options: CanvasOptions = CanvasOptions()) -> dict[str, Any]:
     """The canvas as data: ``{"nodes": [...], "edges": [...]}`` (groups first: z-order)."""
-    scope = set(paper_ids) if paper_ids is not None else {p.id for p in model.papers}
+    scope = set(paper_ids) if paper_ids is not None else model.paper_ids()
     concepts = _concepts_by_name(model)
     papers_of = _papers_of(model, concepts, None if paper_ids is None else scope)
     mentioned = [n for n, ps in papers_of.items() if ps]
@@ -342,9 +342,9 @@ def _shared_pairs(shown: list[str], papers_of: dict[str, list[str]], concepts: d
     for name in shown:
         for paper in papers_of[name]:
             by_paper.setdefault(paper, []).append(name)
-    shared: Counter[tuple[str, str]] = Counter()
-    for names in by_paper.values():
-        shared.update(combinations(sorted(names), 2))
+    # one count over every paper's pairs (a paper with one concept on the map has none)
+    shared = Counter(chain.from_iterable(combinations(sorted(names), 2) for names in by_paper.values()
+                                         if len(names) > 1))
     related = {frozenset((n, b)) for n in shown for b in concepts[n].broader}
     strong = [(pair, n) for pair, n in shared.items()
               if n >= options.min_shared and frozenset(pair) not in related]
