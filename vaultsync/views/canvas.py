@@ -63,12 +63,28 @@ def render_canvases(model: VaultModel, options: CanvasOptions = CanvasOptions(),
         taken.add(stem.casefold())
         if only is not None and collection.name not in only:
             continue
-        text = canvas_json(model, collection.papers, collection.name, f"Collections/{collection.name}",
-                           options)
-        files.append(_output(f"{MAPS}/{stem}.canvas", text))
-    text = canvas_json(model, None, ALL_CONCEPTS, None, options)
-    files.append(_output(f"{MAPS}/{ALL_CONCEPTS}.canvas", text))
+        path = f"{MAPS}/{stem}.canvas"
+        plan = _plan(model, collection.papers, collection.name, f"Collections/{collection.name}", options)
+        files.append(_output(path, _drawn(path, plan)))
+    path = f"{MAPS}/{ALL_CONCEPTS}.canvas"
+    files.append(_output(path, _drawn(path, _plan(model, None, ALL_CONCEPTS, None, options))))
     return files
+
+
+# map path -> the plan last drawn for it and its text (one entry a map: a watcher's round asks
+# for the maps again and most of them read nothing that changed)
+_DRAWN: dict[str, tuple[_Plan, str]] = {}
+
+
+def _drawn(path: str, plan: _Plan) -> str:
+    """The canvas text of ``plan``: the one last drawn for ``path`` when its plan was the same
+    (a plan holds all that drawing reads, so the text would be the same), else drawn now."""
+    last = _DRAWN.get(path)
+    if last is not None and last[0] == plan:
+        return last[1]
+    text = _text(_draw(plan))
+    _DRAWN[path] = (plan, text)
+    return text
 
 
 def _output(path: str, text: str) -> OutputFile:
@@ -82,24 +98,56 @@ def canvas_json(model: VaultModel, paper_ids: Sequence[str] | None, title: str,
     ``note`` is the vault path (without ``.md``) of the note the map belongs to, linked from
     the header. Tab-indented like the canvases Obsidian writes, keys in the spec's order.
     """
-    return json.dumps(build_canvas(model, paper_ids, title, note, options),
-                      indent="\t", ensure_ascii=False) + "\n"
+    return _text(build_canvas(model, paper_ids, title, note, options))
+
+
+def _text(canvas: dict[str, Any]) -> str:
+    return json.dumps(canvas, indent="\t", ensure_ascii=False) + "\n"
 
 
 def build_canvas(model: VaultModel, paper_ids: Sequence[str] | None, title: str,
                  note: str | None, options: CanvasOptions = CanvasOptions()) -> dict[str, Any]:
     """The canvas as data: ``{"nodes": [...], "edges": [...]}`` (groups first: z-order)."""
+    return _draw(_plan(model, paper_ids, title, note, options))
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """All that drawing a map (``_draw``) reads of the model: equal plans, the same canvas."""
+
+    header: str
+    counts: tuple[tuple[str, int], ...]  # the concepts shown, most important first: papers mentioning each
+    broader: tuple[tuple[str, str], ...]  # ``_broader_pairs``
+    shared: tuple[tuple[tuple[str, str], int], ...]  # ``_shared_pairs``
+    above: tuple[tuple[str, ...], ...]  # each shown concept's ancestors on the map, nearest first
+    first_broader: tuple[str, ...]  # each shown concept's first broader concept of the model, else itself
+
+
+def _plan(model: VaultModel, paper_ids: Sequence[str] | None, title: str, note: str | None,
+          options: CanvasOptions) -> _Plan:
     scope = set(paper_ids) if paper_ids is not None else model.paper_ids()
     concepts = _concepts_by_name(model)
     papers_of = _papers_of(model, concepts, None if paper_ids is None else scope)
     mentioned = [n for n, ps in papers_of.items() if ps]
     shown = select_concepts(mentioned, papers_of, concepts, options.max_concepts)
-    largest = len(papers_of[shown[0]]) if shown else 1
-    boxes = {n: _box(n, len(papers_of[n]), largest) for n in shown}
-    broader = _broader_pairs(shown, concepts)
-    shared = _shared_pairs(shown, papers_of, concepts, options)
-    blocks = _blocks(shown, concepts, boxes, broader + [p for p, _ in shared])
-    header = _header_text(title, note, len(shown), len(mentioned), len(scope))
+    on_map = set(shown)
+    return _Plan(_header_text(title, note, len(shown), len(mentioned), len(scope)),
+                 tuple((n, len(papers_of[n])) for n in shown),
+                 tuple(_broader_pairs(shown, concepts)),
+                 tuple(_shared_pairs(shown, papers_of, concepts, options)),
+                 tuple(tuple(a for a in _ancestors(n, concepts) if a in on_map) for n in shown),
+                 tuple(next((b for b in concepts[n].broader if b in concepts), n) for n in shown))
+
+
+def _draw(plan: _Plan) -> dict[str, Any]:
+    """The canvas of ``plan``: the layout and the JSON Canvas nodes and edges."""
+    shown = [n for n, _ in plan.counts]
+    largest = plan.counts[0][1] if shown else 1
+    boxes = {n: _box(n, count, largest) for n, count in plan.counts}
+    broader, shared = list(plan.broader), list(plan.shared)
+    blocks = _blocks(shown, dict(zip(shown, plan.above)), dict(zip(shown, plan.first_broader)), boxes,
+                     broader + [p for p, _ in shared])
+    header = plan.header
     header_height = _snap(80 + 32 * header.count("\n"))
     width = place_blocks(blocks, header_height + BLOCK_GAP, _block_links(blocks, broader + [p for p, _ in shared]))
     for block in blocks:  # from here on, cards are where they are drawn
@@ -231,8 +279,8 @@ def _ancestors(name: str, concepts: dict[str, Concept]) -> list[str]:
     return found
 
 
-def _blocks(shown: list[str], concepts: dict[str, Concept], boxes: dict[str, Box],
-            linked: Iterable[tuple[str, str]]) -> list[Block]:
+def _blocks(shown: list[str], above: dict[str, tuple[str, ...]], first_broader: dict[str, str],
+            boxes: dict[str, Box], linked: Iterable[tuple[str, str]]) -> list[Block]:
     """The map's groups, biggest first, then the concepts in none; each laid out.
 
     A concept joins the group of its most-mentioned ancestor on the map that has none above it
@@ -240,7 +288,6 @@ def _blocks(shown: list[str], concepts: dict[str, Concept], boxes: dict[str, Box
     the map descends from it); concepts whose ancestors are all off the map group under their
     first broader concept, named on the group's label. A group needs two members."""
     rank = {name: i for i, name in enumerate(shown)}
-    above = {name: [a for a in _ancestors(name, concepts) if a in rank] for name in shown}
     heads_of_others = {a for name in shown for a in above[name]}
     families: dict[str, list[str]] = {}
     for name in shown:  # ``shown`` is ranked, so members come most-mentioned first
@@ -250,7 +297,7 @@ def _blocks(shown: list[str], concepts: dict[str, Concept], boxes: dict[str, Box
         elif name in heads_of_others:
             head = name
         else:
-            head = next((b for b in concepts[name].broader if b in concepts), name)
+            head = first_broader[name]
         families.setdefault(head, []).append(name)
     groups, loose = [], []
     for head, members in families.items():
