@@ -52,7 +52,8 @@ class CanvasOptions:
 def render_canvases(model: VaultModel, options: CanvasOptions = CanvasOptions(),
                     collections: Iterable[str] | None = None) -> list[OutputFile]:
     """One canvas per collection, then ``Maps/All concepts.canvas``; owned whole by vaultsync.
-    ``collections``: only the maps of these collections (by name), and the one of all concepts."""
+    ``collections``: only the maps of these collections (by name), and the one of all concepts.
+    A map whose plan (``_Plan``) is the one last drawn for its path is not laid out again."""
     files = []
     taken = {ALL_CONCEPTS.casefold()}
     only = None if collections is None else set(collections)

@@ -183,19 +183,18 @@ def curve_points(curve: Sequence[tuple[float, float]], steps: int = 24) -> list[
             for c0, c1, c2, c3 in _bernstein(steps)]
 
 
-def _bernstein(steps: int, _tables: dict[int, list[tuple[float, float, float, float]]] = {}):
+_WEIGHTS: dict[int, list[tuple[float, float, float, float]]] = {}  # steps -> ``_bernstein``
+
+
+def _bernstein(steps: int) -> list[tuple[float, float, float, float]]:
     """The cubic's four weights at each of ``steps + 1`` even steps, worked out once: every
-    candidate curve of every map is sampled at the same steps. Each weight is the product
-    ``curve_points`` would form inline (``3 * u * u * t``, left to right), so the points are the
+    candidate curve of every map is sampled at the same steps. Each weight is the product the
+    sum ``u ** 3 * p0 + 3 * u * u * t * p1 + ...`` forms (left to right), so the points are the
     same floats to the last bit."""
-    table = _tables.get(steps)
+    table = _WEIGHTS.get(steps)
     if table is None:
-        table = []
-        for i in range(steps + 1):
-            t = i / steps
-            u = 1 - t
-            table.append((u ** 3, 3 * u * u * t, 3 * u * t * t, t ** 3))
-        _tables[steps] = table
+        table = _WEIGHTS[steps] = [(u ** 3, 3 * u * u * t, 3 * u * t * t, t ** 3)
+                                   for t, u in ((i / steps, 1 - i / steps) for i in range(steps + 1))]
     return table
 
 
