@@ -318,3 +318,84 @@ def test_no_edge_label_ever_sits_on_a_card(concept_papers, broader, max_concepts
         assert_readable(canvas)
         for edge, _, _, on_card in edge_geometry(canvas):
             assert not on_card, edge
+
+
+def fresh_maps(model: VaultModel, options: CanvasOptions = CanvasOptions()) -> list[tuple[str, str]]:
+    """The maps of ``model`` drawn from nothing (no map's last drawing kept)."""
+    from vaultsync.views import canvas
+
+    canvas._DRAWN.clear()
+    return [(f.path, f.body) for f in render_canvases(model, options)]
+
+
+def test_a_map_whose_plan_did_not_change_is_not_drawn_again_and_ends_the_same(monkeypatch):
+    from vaultsync.views import canvas
+
+    before = make_model(SMALL, SMALL_BROADER)
+    more = {**SMALL, "Attention": [1, 3, 5], "Reinforcement Learning": [5, 3]}  # NeurIPS papers only
+    after = make_model(more, SMALL_BROADER)
+    fresh_maps(before)
+    drawn, real_draw = [], canvas._draw
+    monkeypatch.setattr(canvas, "_draw", lambda plan: drawn.append(plan) or real_draw(plan))
+    again = [(f.path, f.body) for f in render_canvases(after)]
+    assert [p.header.splitlines()[0] for p in drawn] == ["# NeurIPS 2025", "# All concepts"]  # not ICML's
+    monkeypatch.undo()
+    assert again == fresh_maps(after)
+
+
+models = st.tuples(st.dictionaries(names, st.lists(st.integers(0, 9), min_size=1, max_size=6), min_size=1,
+                                   max_size=30),
+                   st.dictionaries(names, names, max_size=20))
+
+
+def as_model(given: tuple[dict, dict]) -> VaultModel:
+    concept_papers, broader = given
+    broader = {c: b for c, b in broader.items() if c in concept_papers and b in concept_papers and c != b}
+    return make_model(concept_papers, broader, papers=10)
+
+
+@settings(max_examples=150, deadline=None)
+@given(models, st.dictionaries(names, names, max_size=20), st.integers(3, 12))
+def test_maps_drawn_after_other_maps_are_the_maps_drawn_from_nothing(first, other_broader, max_concepts):
+    """A map is drawn again only when its plan changed: after the maps of any model, those of the
+    same papers under other broader links (what a watcher's round most often asks) are the same
+    bytes as maps drawn from nothing."""
+    options = CanvasOptions(max_concepts=max_concepts)
+    fresh_maps(as_model(first), options)
+    after = as_model((first[0], other_broader))
+    assert [(f.path, f.body) for f in render_canvases(after, options)] == fresh_maps(after, options)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.dictionaries(names, st.lists(st.integers(0, 9), min_size=1, max_size=6), min_size=1, max_size=30),
+       st.dictionaries(names, names, max_size=20), st.dictionaries(names, names, max_size=20),
+       st.integers(3, 12))
+def test_every_collection_map_a_new_concept_graph_changes_is_one_render_changes_names(
+        concept_papers, broader, other_broader, max_concepts):
+    """The same papers and concepts, other broader links: the maps that differ are among those
+    ``render_changes`` says may differ (the others are not rendered in a watcher's round)."""
+    from vaultsync.render_changes import render_changes
+
+    before, after = as_model((concept_papers, broader)), as_model((concept_papers, other_broader))
+    options = CanvasOptions(max_concepts=max_concepts)
+    old, new = dict(fresh_maps(before, options)), dict(fresh_maps(after, options))
+    differ = {path for path in new if new[path] != old.get(path)}
+    may = render_changes(before, after).collection_maps
+    assert may is not None
+    assert differ - {"Maps/All concepts.canvas"} <= {f"Maps/{name}.canvas" for name in may}
+
+
+def test_a_map_that_reads_a_moved_concept_only_through_an_ancestor_is_redrawn_and_named():
+    """C's broader concept X is on no ICML paper; X moves from under A to under B, so on ICML's
+    map C joins B's group instead of A's: ``render_changes`` names the map, and it is drawn anew."""
+    from vaultsync.render_changes import render_changes
+
+    papers = {"A": [0, 2, 4], "B": [0, 2], "C": [2, 4], "X": [1]}
+    before = make_model(papers, {"C": "X", "X": "A"})
+    after = make_model(papers, {"C": "X", "X": "B"})
+    options = CanvasOptions(max_concepts=3)
+    old = dict(fresh_maps(before, options))
+    assert ICML.name in render_changes(before, after).collection_maps
+    again = [(f.path, f.body) for f in render_canvases(after, options)]
+    assert again == fresh_maps(after, options)
+    assert dict(again)[f"Maps/{ICML.name}.canvas"] != old[f"Maps/{ICML.name}.canvas"]

@@ -81,6 +81,10 @@ def _collection_maps(before: VaultModel, after: VaultModel, differ: set[str]) ->
     graph_before = {c.name: (c.broader, c.narrower) for c in before.concepts}
     graph_after = {c.name: (c.broader, c.narrower) for c in after.concepts}
     moved = {n for n in graph_before.keys() | graph_after.keys() if graph_before.get(n) != graph_after.get(n)}
+    # for each moved concept, the names a map must mention to read it, in either model: asked of
+    # each map instead of walking every map's ancestors twice
+    below_before, below_after = _below(graph_before), _below(graph_after)
+    reached = {n: (_reaching(n, below_before), _reaching(n, below_after)) for n in moved}
     old_collections = {c.name: c for c in before.collections}
     maps = set()
     for collection in after.collections:
@@ -90,32 +94,40 @@ def _collection_maps(before: VaultModel, after: VaultModel, differ: set[str]) ->
             continue
         if not moved:
             continue
-        reads_before, shown_before = _reads(collection.papers, before, graph_before)
-        reads_after, shown_after = _reads(collection.papers, after, graph_after)
-        if any(_as_read(graph_before.get(n), shown_before) != _as_read(graph_after.get(n), shown_after)
-               for n in moved.intersection(reads_before | reads_after)):
+        # its papers are in both models with the same concepts (none is in ``differ``)
+        names = {name for paper_id in collection.papers for name in after.paper(paper_id).concepts}
+        if any(_as_read(graph_before.get(n), names, graph_before) != _as_read(graph_after.get(n), names, graph_after)
+               for n, (by_before, by_after) in reached.items()
+               if not (names.isdisjoint(by_before) and names.isdisjoint(by_after))):
             maps.add(collection.name)
     return frozenset(maps)
 
 
-def _as_read(entry: tuple | None, shown: set[str]) -> tuple | None:
-    """A concept's (broader, narrower) as a map reads it: the narrower ones its papers mention."""
-    return None if entry is None else (entry[0], tuple(n for n in entry[1] if n in shown))
+def _as_read(entry: tuple | None, names: set[str], graph: dict) -> tuple | None:
+    """A concept's (broader, narrower) as a map whose papers mention ``names`` reads it: the
+    narrower ones its papers mention (that are concepts of ``graph``)."""
+    return None if entry is None else (entry[0], tuple(n for n in entry[1] if n in names and n in graph))
 
 
-def _reads(paper_ids, model: VaultModel, graph: dict) -> tuple[set[str], set[str]]:
-    """The concept names a collection's map looks up (its papers' concepts and their ancestors),
-    and those its papers mention (that are concepts of the model)."""
-    names: set[str] = set()
-    for paper_id in paper_ids:
-        names.update(model.paper(paper_id).concepts)
-    mentioned = {n for n in names if n in graph}
-    frontier = list(mentioned)
+def _below(graph: dict) -> dict[str, list[str]]:
+    """Name -> the concepts of ``graph`` that list it as broader."""
+    below: dict[str, list[str]] = {}
+    for name, (broader, _) in graph.items():
+        for parent in broader:
+            below.setdefault(parent, []).append(name)
+    return below
+
+
+def _reaching(target: str, below: dict[str, list[str]]) -> set[str]:
+    """The names a map's papers must mention for the map to read ``target``: the target and the
+    concepts below it (a map looks up its papers' concepts and, through concepts of the model,
+    all their ancestors; see ``_ancestors`` in ``views.canvas``)."""
+    found = {target}
+    frontier = [target]
     while frontier:
-        parents = [b for n in frontier for b in graph[n][0] if b not in names]
-        names.update(parents)
-        frontier = [b for b in parents if b in graph]
-    return names, mentioned
+        frontier = [c for n in frontier for c in below.get(n, ()) if c not in found]
+        found.update(frontier)
+    return found
 
 
 def _collection_names(model: VaultModel) -> dict[str, str]:

@@ -28,7 +28,7 @@ import json
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import chain, combinations
 from typing import Any, Iterable, Sequence
 
 from ..records import Concept, OutputFile, VaultModel
@@ -52,7 +52,8 @@ class CanvasOptions:
 def render_canvases(model: VaultModel, options: CanvasOptions = CanvasOptions(),
                     collections: Iterable[str] | None = None) -> list[OutputFile]:
     """One canvas per collection, then ``Maps/All concepts.canvas``; owned whole by vaultsync.
-    ``collections``: only the maps of these collections (by name), and the one of all concepts."""
+    ``collections``: only the maps of these collections (by name), and the one of all concepts.
+    A map whose plan (``_Plan``) is the one last drawn for its path is not laid out again."""
     files = []
     taken = {ALL_CONCEPTS.casefold()}
     only = None if collections is None else set(collections)
@@ -63,12 +64,28 @@ def render_canvases(model: VaultModel, options: CanvasOptions = CanvasOptions(),
         taken.add(stem.casefold())
         if only is not None and collection.name not in only:
             continue
-        text = canvas_json(model, collection.papers, collection.name, f"Collections/{collection.name}",
-                           options)
-        files.append(_output(f"{MAPS}/{stem}.canvas", text))
-    text = canvas_json(model, None, ALL_CONCEPTS, None, options)
-    files.append(_output(f"{MAPS}/{ALL_CONCEPTS}.canvas", text))
+        path = f"{MAPS}/{stem}.canvas"
+        plan = _plan(model, collection.papers, collection.name, f"Collections/{collection.name}", options)
+        files.append(_output(path, _drawn(path, plan)))
+    path = f"{MAPS}/{ALL_CONCEPTS}.canvas"
+    files.append(_output(path, _drawn(path, _plan(model, None, ALL_CONCEPTS, None, options))))
     return files
+
+
+# map path -> the plan last drawn for it and its text (one entry a map: a watcher's round asks
+# for the maps again and most of them read nothing that changed)
+_DRAWN: dict[str, tuple[_Plan, str]] = {}
+
+
+def _drawn(path: str, plan: _Plan) -> str:
+    """The canvas text of ``plan``: the one last drawn for ``path`` when its plan was the same
+    (a plan holds all that drawing reads, so the text would be the same), else drawn now."""
+    last = _DRAWN.get(path)
+    if last is not None and last[0] == plan:
+        return last[1]
+    text = _text(_draw(plan))
+    _DRAWN[path] = (plan, text)
+    return text
 
 
 def _output(path: str, text: str) -> OutputFile:
@@ -82,24 +99,56 @@ def canvas_json(model: VaultModel, paper_ids: Sequence[str] | None, title: str,
     ``note`` is the vault path (without ``.md``) of the note the map belongs to, linked from
     the header. Tab-indented like the canvases Obsidian writes, keys in the spec's order.
     """
-    return json.dumps(build_canvas(model, paper_ids, title, note, options),
-                      indent="\t", ensure_ascii=False) + "\n"
+    return _text(build_canvas(model, paper_ids, title, note, options))
+
+
+def _text(canvas: dict[str, Any]) -> str:
+    return json.dumps(canvas, indent="\t", ensure_ascii=False) + "\n"
 
 
 def build_canvas(model: VaultModel, paper_ids: Sequence[str] | None, title: str,
                  note: str | None, options: CanvasOptions = CanvasOptions()) -> dict[str, Any]:
     """The canvas as data: ``{"nodes": [...], "edges": [...]}`` (groups first: z-order)."""
-    scope = set(paper_ids) if paper_ids is not None else {p.id for p in model.papers}
+    return _draw(_plan(model, paper_ids, title, note, options))
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """All that drawing a map (``_draw``) reads of the model: equal plans, the same canvas."""
+
+    header: str
+    counts: tuple[tuple[str, int], ...]  # the concepts shown, most important first: papers mentioning each
+    broader: tuple[tuple[str, str], ...]  # ``_broader_pairs``
+    shared: tuple[tuple[tuple[str, str], int], ...]  # ``_shared_pairs``
+    above: tuple[tuple[str, ...], ...]  # each shown concept's ancestors on the map, nearest first
+    first_broader: tuple[str, ...]  # each shown concept's first broader concept of the model, else itself
+
+
+def _plan(model: VaultModel, paper_ids: Sequence[str] | None, title: str, note: str | None,
+          options: CanvasOptions) -> _Plan:
+    scope = set(paper_ids) if paper_ids is not None else model.paper_ids()
     concepts = _concepts_by_name(model)
     papers_of = _papers_of(model, concepts, None if paper_ids is None else scope)
     mentioned = [n for n, ps in papers_of.items() if ps]
     shown = select_concepts(mentioned, papers_of, concepts, options.max_concepts)
-    largest = len(papers_of[shown[0]]) if shown else 1
-    boxes = {n: _box(n, len(papers_of[n]), largest) for n in shown}
-    broader = _broader_pairs(shown, concepts)
-    shared = _shared_pairs(shown, papers_of, concepts, options)
-    blocks = _blocks(shown, concepts, boxes, broader + [p for p, _ in shared])
-    header = _header_text(title, note, len(shown), len(mentioned), len(scope))
+    on_map = set(shown)
+    return _Plan(_header_text(title, note, len(shown), len(mentioned), len(scope)),
+                 tuple((n, len(papers_of[n])) for n in shown),
+                 tuple(_broader_pairs(shown, concepts)),
+                 tuple(_shared_pairs(shown, papers_of, concepts, options)),
+                 tuple(tuple(a for a in _ancestors(n, concepts) if a in on_map) for n in shown),
+                 tuple(next((b for b in concepts[n].broader if b in concepts), n) for n in shown))
+
+
+def _draw(plan: _Plan) -> dict[str, Any]:
+    """The canvas of ``plan``: the layout and the JSON Canvas nodes and edges."""
+    shown = [n for n, _ in plan.counts]
+    largest = plan.counts[0][1] if shown else 1
+    boxes = {n: _box(n, count, largest) for n, count in plan.counts}
+    broader, shared = list(plan.broader), list(plan.shared)
+    blocks = _blocks(shown, dict(zip(shown, plan.above)), dict(zip(shown, plan.first_broader)), boxes,
+                     broader + [p for p, _ in shared])
+    header = plan.header
     header_height = _snap(80 + 32 * header.count("\n"))
     width = place_blocks(blocks, header_height + BLOCK_GAP, _block_links(blocks, broader + [p for p, _ in shared]))
     for block in blocks:  # from here on, cards are where they are drawn
@@ -231,8 +280,8 @@ def _ancestors(name: str, concepts: dict[str, Concept]) -> list[str]:
     return found
 
 
-def _blocks(shown: list[str], concepts: dict[str, Concept], boxes: dict[str, Box],
-            linked: Iterable[tuple[str, str]]) -> list[Block]:
+def _blocks(shown: list[str], above: dict[str, tuple[str, ...]], first_broader: dict[str, str],
+            boxes: dict[str, Box], linked: Iterable[tuple[str, str]]) -> list[Block]:
     """The map's groups, biggest first, then the concepts in none; each laid out.
 
     A concept joins the group of its most-mentioned ancestor on the map that has none above it
@@ -240,7 +289,6 @@ def _blocks(shown: list[str], concepts: dict[str, Concept], boxes: dict[str, Box
     the map descends from it); concepts whose ancestors are all off the map group under their
     first broader concept, named on the group's label. A group needs two members."""
     rank = {name: i for i, name in enumerate(shown)}
-    above = {name: [a for a in _ancestors(name, concepts) if a in rank] for name in shown}
     heads_of_others = {a for name in shown for a in above[name]}
     families: dict[str, list[str]] = {}
     for name in shown:  # ``shown`` is ranked, so members come most-mentioned first
@@ -250,7 +298,7 @@ def _blocks(shown: list[str], concepts: dict[str, Concept], boxes: dict[str, Box
         elif name in heads_of_others:
             head = name
         else:
-            head = next((b for b in concepts[name].broader if b in concepts), name)
+            head = first_broader[name]
         families.setdefault(head, []).append(name)
     groups, loose = [], []
     for head, members in families.items():
@@ -342,9 +390,9 @@ def _shared_pairs(shown: list[str], papers_of: dict[str, list[str]], concepts: d
     for name in shown:
         for paper in papers_of[name]:
             by_paper.setdefault(paper, []).append(name)
-    shared: Counter[tuple[str, str]] = Counter()
-    for names in by_paper.values():
-        shared.update(combinations(sorted(names), 2))
+    # one count over every paper's pairs (a paper with one concept on the map has none)
+    shared = Counter(chain.from_iterable(combinations(sorted(names), 2) for names in by_paper.values()
+                                         if len(names) > 1))
     related = {frozenset((n, b)) for n in shown for b in concepts[n].broader}
     strong = [(pair, n) for pair, n in shared.items()
               if n >= options.min_shared and frozenset(pair) not in related]

@@ -179,13 +179,23 @@ def edge_curve(a: Box, a_side: str, b: Box, b_side: str) -> tuple[tuple[float, f
 
 def curve_points(curve: Sequence[tuple[float, float]], steps: int = 24) -> list[tuple[float, float]]:
     p0, p1, p2, p3 = curve
-    points = []
-    for i in range(steps + 1):
-        t = i / steps
-        u = 1 - t
-        points.append((u ** 3 * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t ** 3 * p3[0],
-                       u ** 3 * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t ** 3 * p3[1]))
-    return points
+    return [(c0 * p0[0] + c1 * p1[0] + c2 * p2[0] + c3 * p3[0], c0 * p0[1] + c1 * p1[1] + c2 * p2[1] + c3 * p3[1])
+            for c0, c1, c2, c3 in _bernstein(steps)]
+
+
+_WEIGHTS: dict[int, list[tuple[float, float, float, float]]] = {}  # steps -> ``_bernstein``
+
+
+def _bernstein(steps: int) -> list[tuple[float, float, float, float]]:
+    """The cubic's four weights at each of ``steps + 1`` even steps, worked out once: every
+    candidate curve of every map is sampled at the same steps. Each weight is the product the
+    sum ``u ** 3 * p0 + 3 * u * u * t * p1 + ...`` forms (left to right), so the points are the
+    same floats to the last bit."""
+    table = _WEIGHTS.get(steps)
+    if table is None:
+        table = _WEIGHTS[steps] = [(u ** 3, 3 * u * u * t, 3 * u * t * t, t ** 3)
+                                   for t, u in ((i / steps, 1 - i / steps) for i in range(steps + 1))]
+    return table
 
 
 def label_rect(curve: Sequence[tuple[float, float]], text: str) -> tuple[float, float, float, float]:
@@ -207,15 +217,17 @@ def _rect_meets(rect: tuple[float, float, float, float], box: Box) -> bool:
     return x < box.x + box.width and box.x < x + w and y < box.y + box.height and box.y < y + h
 
 
-def crossings(curve, boxes: Iterable[Box], ends: tuple[Box, Box], points=None) -> int:
-    """How many cards (other than its two ends) the curve passes over (by 4 px or more)."""
+def crossings(curve, boxes: Iterable[Box], ends: tuple[Box, ...], points=None) -> int:
+    """How many cards (other than its two ends, the same objects as in ``boxes``) the curve passes
+    over (by 4 px or more)."""
     points = points or curve_points(curve)
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     left, right, top, bottom = min(xs), max(xs), min(ys), max(ys)
+    skip = {id(end) for end in ends}
     hits = 0
     for box in boxes:
         x0, x1, y0, y1 = box.x + 4, box.x + box.width - 4, box.y + 4, box.y + box.height - 4
-        if box in ends or right <= x0 or x1 <= left or bottom <= y0 or y1 <= top:
+        if id(box) in skip or right <= x0 or x1 <= left or bottom <= y0 or y1 <= top:
             continue
         hits += any(x0 < x < x1 and y0 < y < y1 for x, y in points)
     return hits
@@ -237,12 +249,17 @@ def choose_sides(a: Box, b: Box, boxes: Sequence[Box], label: str | None = None,
     facing = _facing(a, b)
     for a_side, b_side in (facing, *((x, y) for x in SIDES for y in SIDES if (x, y) != facing)):
         curve = edge_curve(a, a_side, b, b_side)
+        # each part of the score is worked out only while the pair can still beat the best
+        covered = label is not None and label_on_card(curve, label, near)
+        if best is not None and covered > best[0][0]:
+            continue
         points = curve_points(curve)
         if _doubles_back(points, a, b):
             continue
         hits = crossings(curve, near, (a, b), points)
-        covered = label is not None and label_on_card(curve, label, near)
         shared = used.get((a.name, a_side), 0) + used.get((b.name, b_side), 0)
+        if best is not None and (covered, hits, shared) > best[0][:3]:
+            continue
         length = sum(math.dist(p, q) for p, q in zip(points[::4], points[4::4]))
         score = (covered, hits, shared, round(length))
         if best is None or score < best[0]:
