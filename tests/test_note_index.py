@@ -31,3 +31,12 @@ def test_the_views_follow_every_change_in_the_index_order():
             names, kinds, paths = index.views()
             assert (list(names.items()), list(kinds.items()), set(paths)) == _fresh(index)
             assert sum(paths.values()) == len(index)
+
+
+def test_a_change_not_tracked_one_by_one_makes_the_views_again():
+    index = _NoteIndex({"a": ("Papers/a.md", "paper")})
+    index.views()
+    index.update({"b": ("Concepts/b.md", "concept")})
+    index.setdefault("c", ("Papers/c.md", "paper"))
+    names, kinds, paths = index.views()
+    assert (list(names.items()), list(kinds.items()), set(paths)) == _fresh(index)

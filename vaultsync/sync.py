@@ -78,6 +78,16 @@ class _NoteIndex(dict):
             self._changed[vid] = True
         return super().pop(vid, *default)
 
+    def _untracked(method):  # noqa: N805 - (other changes: the views are made again)
+        def change(self, *args, **kwargs):
+            self._views = None
+            return method(self, *args, **kwargs)
+        return change
+
+    update, setdefault, clear, popitem, __ior__ = map(
+        _untracked, (dict.update, dict.setdefault, dict.clear, dict.popitem, dict.__ior__))
+    del _untracked
+
     def views(self) -> tuple[dict[str, str], dict[str, str | None], dict[str, int]]:
         """(id -> note stem, id -> type, path -> how many ids are there), in the index's order;
         the caller must not change them."""
