@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from operator import attrgetter
 from pathlib import Path
 from typing import Iterable, Mapping
 
@@ -69,13 +70,13 @@ def names_to_follow(abstracts: Iterable[Abstract], existing: Mapping[str, str], 
     from .names import safe_note_name
 
     abstracts = list(abstracts)
-    texts = {abstract.id: abstract.text for abstract in abstracts}
     headers = {}
     # (each collection's name hashed once, not once per abstract: 20,000 abstracts every round)
-    for name in dict.fromkeys(abstract.collection.name for abstract in abstracts):
+    for name in dict.fromkeys(map(attrgetter("collection.name"), abstracts)):
         headers.setdefault(collection_id(name), name)
     # (only names that hold U+FFFD, or edited abstracts', may follow: the rest are not looked at)
     maybe = [vid for vid, stem in existing.items() if UNDECODABLE in stem or vid in edited_from]
+    texts = {abstract.id: abstract.text for abstract in abstracts} if maybe else {}
     papers = {vid for vid in maybe if vid in texts and UNDECODABLE not in texts[vid] and (
         named_from_undecodable_text(existing[vid])
         or (vid in edited_from and UNDECODABLE in edited_from[vid][0] and existing[vid] == edited_from[vid][1]))}

@@ -317,16 +317,15 @@ class VaultSession:
         The papers are remembered and stored in the state by ``apply`` (unless a dry run).
         Returns {new id: old id}.
         """
-        papers, before, self._records = list(papers), self._records, {}
-        for key in papers:
-            self._records[key] = before.get(key) or PaperRecord(key[0], key[1], key[2], normalise_text(key[3]))
-        self._papers = list(self._records.values()) if len(self._records) == len(papers) else [
-            self._records[key] for key in papers]  # (the same paper twice: as often as given)
-        index = self._index
-        new = [p for p in self._papers if p.id not in index and p.id not in self._matched]
-        if not new:  # nothing to match (a watcher's round: its new papers were previewed)
-            return {}
-        current = {p.id for p in self._papers}
+        papers, before = list(papers), self._records
+        self._records = records = {key: before[key] if key in before else PaperRecord(
+            key[0], key[1], key[2], normalise_text(key[3])) for key in papers}
+        self._papers = list(records.values()) if len(records) == len(papers) else [
+            records[key] for key in papers]  # (the same paper twice: as often as given)
+        current = {key[0] for key in records}
+        if not current.difference(self._index.keys(), self._matched.keys()):
+            return {}  # no new paper to match (a watcher's round: its new papers were previewed)
+        new = [p for p in self._papers if p.id not in self._index and p.id not in self._matched]
         seeds = {p.seed for p in self._papers}
         matched = set(self._matched.values())
         old = self.state.papers_at((i, seed) for i, seed, _ in self.state.paper_places()  # (their texts only)
