@@ -9,8 +9,10 @@ import pytest
 
 from vaultsync.records import SyncReport
 from vaultsync.regions import render_note
-from vaultsync.views.daily_note import format_moment
-from vaultsync.views.digest import (DIGEST_NOTE, SEEN_FILE, append_to_daily_note, digest_date, update_digest,
+from vaultsync.views.daily_note import entry_key, format_moment
+import vaultsync.views.digest as digest_mod
+from vaultsync.views.digest import (DIGEST_NOTE, SEEN_FILE, DigestEntry, _seen_text, append_to_daily_note, digest_body,
+                                    digest_date, update_digest,
                                     vaultsync_sync_finished)
 
 DAY1, DAY2 = dt.date(2026, 5, 14), dt.date(2026, 5, 15)
@@ -199,3 +201,93 @@ def test_links_in_the_history_follow_a_renamed_paper_and_a_deleted_concept_is_un
     assert "## 2026-05-14" in text and "[[My own name]]" in text
     assert f"[[{note.stem}]]" not in text and f"[[{deleted}]]" not in text and f"[[{deleted}|" not in text
     assert [f for f in diagnose(vault) if f.check == "unresolved-link" and f.path == DIGEST_NOTE] == []
+
+
+def _fresh_body(region, entries, today):
+    """``digest_body`` parsing ``region`` afresh (what it makes without its last body)."""
+    digest_mod._last_body = None
+    return digest_body(region, entries, today)
+
+
+def test_a_digest_given_back_the_body_it_made_writes_what_a_fresh_parse_writes():
+    # a watcher's rounds: each call is given the body the last one made, whose parse it kept;
+    # the result must be what parsing that body gives (a paper again, a collection emptied and
+    # filled again, a line that does not read back as one line, a user's edit, another day)
+    day = dt.date(2024, 5, 1)
+    rounds = [
+        (day, [DigestEntry("[[B]]", "p1", "- [[p1]] — one"), DigestEntry("[[A]]", "p2", "- [[p2]] — two")]),
+        (day, [DigestEntry("[[C]]", "P1", "- [[P1]] (abstract edited) — one again")]),  # [[B]] emptied
+        (day, [DigestEntry("[[B]]", "p6", "- [[p6]] — six")]),
+        (day, [DigestEntry("[[A]]", "p3", "- [[p3]] — a title\nwith a line break")]),  # does not read back
+        (day, [DigestEntry("[[A]]", "p4", "- [[p4]] — four"), DigestEntry("[[D]]\u2028x", "p5", "- [[p5]]")]),
+        (day, [DigestEntry("[[A]]", "p7", "- [[p7]] — seven")]),
+        (day, [DigestEntry("[[A]]", "p2", "- [[p2]] — two, edited")]),
+        (day + dt.timedelta(days=1), [DigestEntry("[[A]]", "p8", "- [[p8]]")]),
+    ]
+    region, hits = "## 2024-04-30\n\n### [[Old]]\n\n- [[p0]] — zero\n", 0
+    for number, (today, entries) in enumerate(rounds):
+        hits += digest_mod._last_body is not None and digest_mod._last_body[1] == region
+        expected = _reference_body(region, entries, today)
+        region = digest_body(region, entries, today)
+        assert region == expected, number
+        if number == 5:
+            region = region.replace("— four", "— FOUR")  # the user's edit: parsed afresh
+    assert hits >= 4  # (the kept parse was used)
+
+
+def test_the_seen_file_is_written_as_json_with_no_indent_writes_it():
+    for ids in ([], ["a"], ["a", 'b"\\', "é\u2028\n"]):
+        assert _seen_text(ids) == json.dumps({"papers": ids}, indent=0) + "\n"
+
+
+# digest_body and _today_section as they were before the parse was kept (the reference)
+def _reference_body(region: str | None, entries: Iterable[DigestEntry], today: dt.date) -> str:
+    """The digest region: the intro, today's section (old and new entries), then earlier days
+    exactly as ``region`` has them."""
+    lines = (region or "").splitlines()
+    starts = [i for i, line in enumerate(lines) if digest_mod._DAY.match(line)] + [len(lines)]
+    days = [(lines[a], lines[a + 1:b]) for a, b in zip(starts, starts[1:])]
+    heading = f"## {today.isoformat()}"
+    todays = next((block for head, block in days if head.strip() == heading), [])
+    parts = [digest_mod.INTRO, _reference_today(heading, todays, entries)]
+    for head, block in days:
+        if head.strip() != heading:
+            parts.append("\n".join([head, *block]).strip("\n") + "\n")
+    return "\n".join(parts)
+
+
+def _reference_today(heading: str, old: list[str], entries: Iterable[DigestEntry]) -> str:
+    sections: dict[str, list[str]] = {}
+    current = None
+    for line in old:
+        found = digest_mod._COLLECTION.match(line)
+        if found:
+            current = found.group(1)
+            sections.setdefault(current, [])
+        elif line.strip():
+            sections.setdefault(current or "Other papers", []).append(line)
+    new_by_collection: dict[str, list[DigestEntry]] = {}
+    for entry in entries:
+        new_by_collection.setdefault(f"{entry.collection}", []).append(entry)
+    # once per day: the newer line replaces the older (lines are dropped by key, not rescanned)
+    numbered: dict[str, list[tuple[int, str]]] = {collection: [] for collection in sections}
+    by_key: dict[str | None, list[int]] = {}
+    dropped: set[int] = set()
+    serial = 0
+    for collection, lines in sections.items():
+        for line in lines:
+            numbered[collection].append((serial, line))
+            by_key.setdefault(entry_key(line), []).append(serial)
+            serial += 1
+    for collection, items in sorted(new_by_collection.items(), key=lambda kv: kv[0].casefold()):
+        for entry in sorted(items, key=lambda e: (e.paper.casefold(), e.paper)):
+            dropped.update(by_key.pop(entry.paper.casefold(), ()))
+            numbered.setdefault(collection, []).append((serial, entry.line))
+            by_key.setdefault(entry_key(entry.line), []).append(serial)
+            serial += 1
+    out = [heading, ""]
+    for collection, numbered_lines in numbered.items():
+        lines = [line for number, line in numbered_lines if number not in dropped]
+        if lines:
+            out += [f"### {collection}", "", *lines, ""]
+    return "\n".join(out).rstrip("\n") + "\n"

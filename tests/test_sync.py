@@ -258,6 +258,21 @@ def test_an_edited_abstract_updates_its_note_in_place(vault):
     assert sorted(p.name for p in (vault / "Papers").iterdir()) == ["Alpha.md", "Zeta.md"]
 
 
+def test_one_session_matches_an_abstract_edited_between_two_runs(vault):
+    # a watcher's session: the second run reuses what the first normalised, and still matches
+    old_text = "We propose Alpha, a method for sparse routing in large models. It is fast."
+    new_text = "We propose Alpha, a method for sparse routing in large models. It is VERY fast."
+    old_id, new_id = text_id(old_text), text_id(new_text)
+    with VaultSession(vault) as s:
+        assert s.match_edited([(old_id, "s.txt", 1, old_text), ("z9", "s.txt", 2, "Unrelated text.")]) == {}
+        s.apply([paper(old_id, "Alpha"), paper("z9", "Zeta", n=2)], seeds=["s.txt"])
+        assert s.match_edited([(old_id, "s.txt", 1, old_text), ("z9", "s.txt", 2, "Unrelated text.")]) == {}
+        assert s.match_edited([(new_id, "s.txt", 1, new_text), ("z9", "s.txt", 2,
+                                                                 "Unrelated text.")]) == {new_id: old_id}
+        assert [(p.id, p.text) for p in s._papers] == [(new_id, new_text.casefold()), ("z9", "unrelated text.")]
+        assert s.existing_path(new_id) == "Papers/Alpha.md"
+
+
 def test_a_renamed_seed_with_an_edit_still_matches(vault):
     old_text = "A benchmark for audio-visual intelligence of omni models with many tasks."
     new_text = "A benchmark for audio visual intelligence of omni-modal models with many tasks."

@@ -121,6 +121,7 @@ class State:
         # the notes table, decoded: read before every sync and scan of a long watch; this
         # process is the vault's only writer (the lock), so it changes only through put/delete
         self._notes: dict[str, NoteRecord] | None = None
+        self._ids: set[str] | None = None  # ``note_ids``, kept with ``_notes``
         self._db = StateDatabase(self.path, _SCHEMA, repair, on_replaced=self._forget)
         self.repaired: StateDamaged | None = self._db.repaired
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(notes)")}
@@ -128,7 +129,7 @@ class State:
             self._db.execute("ALTER TABLE notes ADD COLUMN proposed TEXT")
 
     def _forget(self) -> None:
-        self._notes = None
+        self._notes = self._ids = None
 
     def close(self) -> None:
         self._db.close()
@@ -143,7 +144,7 @@ class State:
             self._db.execute("COMMIT")
         except BaseException:
             self._db.rollback_quietly()
-            self._notes = None  # what was put since BEGIN is undone
+            self._notes = self._ids = None  # what was put since BEGIN is undone
             raise
 
     # notes ------------------------------------------------------------------------------
@@ -158,7 +159,9 @@ class State:
         """The ``vaultsync_id`` of every note vaultsync wrote (the keys not of a path)."""
         if self._notes is None:
             self.notes()
-        return {key for key in self._notes if key and not key.startswith("path:")}
+        if self._ids is None:
+            self._ids = {key for key in self._notes if key and not key.startswith("path:")}
+        return set(self._ids)
 
     def put_note(self, rec: NoteRecord) -> None:
         # (a sync puts every note it writes: tuples are kept as they are, and the columns'
@@ -168,6 +171,8 @@ class State:
             if type(owned) is not tuple or (sig and type(sig) is not tuple):
                 rec = replace(rec, owned_keys=tuple(owned), signature=tuple(sig) if sig else None)
             self._notes[rec.key] = rec
+            if self._ids is not None and rec.key and not rec.key.startswith("path:"):
+                self._ids.add(rec.key)
         self._db.execute(
             "INSERT OR REPLACE INTO notes VALUES (?,?,?,?,?,?,?,?,?)",
             (rec.key, rec.path, rec.kind, rec.content_sha, rec.region_sha, rec.input_sha,
@@ -177,6 +182,8 @@ class State:
     def delete_note(self, key: str) -> None:
         if self._notes is not None:
             self._notes.pop(key, None)
+            if self._ids is not None:
+                self._ids.discard(key)
         self._db.execute("DELETE FROM notes WHERE key = ?", (key,))
 
     # seeds ------------------------------------------------------------------------------

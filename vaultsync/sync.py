@@ -47,6 +47,75 @@ from .write import file_signature, sweep_temp_files
 log = logging.getLogger(__name__)
 
 
+class _NoteIndex(dict):
+    """id -> (path, type), remembering which ids changed since ``views`` last looked, so that the
+    views a run asks for before each round (names, types, paths of 20,000 notes) are mended, not
+    rebuilt. Only ``[]=``, ``del`` and ``pop`` change it (what the session and ``sync_run`` use)."""
+
+    def __init__(self, items: Mapping[str, tuple[str, str | None]]):
+        super().__init__(items)
+        # id -> whether it moved to the end of the index (added or deleted) rather than changed
+        # in place: the views keep the index's order
+        self._changed: dict[str, bool] = {}
+        self._views: tuple | None = None  # (names, kinds, paths, and the index they were made from)
+
+    def __setitem__(self, vid: str, value: tuple[str, str | None]) -> None:
+        if vid in self:
+            self._changed.setdefault(vid, False)
+        else:
+            self._changed.pop(vid, None)
+            self._changed[vid] = True
+        super().__setitem__(vid, value)
+
+    def __delitem__(self, vid: str) -> None:
+        super().__delitem__(vid)
+        self._changed.pop(vid, None)
+        self._changed[vid] = True
+
+    def pop(self, vid: str, *default):
+        if vid in self:
+            self._changed.pop(vid, None)
+            self._changed[vid] = True
+        return super().pop(vid, *default)
+
+    def _untracked(method):  # noqa: N805 - (other changes: the views are made again)
+        def change(self, *args, **kwargs):
+            self._views = None
+            return method(self, *args, **kwargs)
+        return change
+
+    update, setdefault, clear, popitem, __ior__ = map(
+        _untracked, (dict.update, dict.setdefault, dict.clear, dict.popitem, dict.__ior__))
+    del _untracked
+
+    def views(self) -> tuple[dict[str, str], dict[str, str | None], dict[str, int]]:
+        """(id -> note stem, id -> type, path -> how many ids are there), in the index's order;
+        the caller must not change them."""
+        if self._views is None:
+            self._changed.clear()
+            names = {vid: note_stem(path.rpartition("/")[2]) for vid, (path, _) in self.items()}
+            kinds = {vid: kind for vid, (_, kind) in self.items()}
+            paths: dict[str, int] = {}
+            for path, _ in self.values():
+                paths[path] = paths.get(path, 0) + 1
+            self._views = names, kinds, paths, dict(self)
+        names, kinds, paths, seen = self._views
+        changed, self._changed = self._changed, {}
+        for vid, moved in changed.items():
+            if vid in seen:  # what the views had of it goes
+                path = seen.pop(vid)[0]
+                paths[path] -= 1
+                if not paths[path]:
+                    del paths[path]
+                if moved:
+                    del names[vid], kinds[vid]
+            if vid in self:
+                path, kind = seen[vid] = self[vid]
+                names[vid], kinds[vid] = note_stem(path.rpartition("/")[2]), kind
+                paths[path] = paths.get(path, 0) + 1
+        return names, kinds, paths
+
+
 class VaultSession:
     """Exclusive, stateful access to one vault for one run. Use as a context manager.
 
@@ -66,10 +135,13 @@ class VaultSession:
         self._state_dir = Path(state_dir) if state_dir is not None else None
         self._lock: VaultLock | None = None
         self.state: State | None = None
-        self._scanned: dict[str, tuple[str, str | None]] | None = None  # id -> (path, type)
+        self._scanned: _NoteIndex | None = None  # id -> (path, type)
         self._swept = False  # the temp files an interrupted run left: removed (``_sweep``)
         self._matched: dict[str, str] = {}  # new id -> old id
         self._papers: list[PaperRecord] | None = None
+        # (id, seed, paragraph, text) -> its record, of the last ``match_edited``: a watcher's
+        # next round normalises only the abstracts that changed, not 20,000
+        self._records: dict[tuple[str, str, int, str], PaperRecord] = {}
         self._warnings: list[str] = []
         self.journal = WriteJournal(None)
         self.recovered: dict[str, bool] = {}  # notes an interrupted run wrote: path -> existed before
@@ -114,13 +186,14 @@ class VaultSession:
             self._lock = None
 
     @property
-    def _index(self) -> dict[str, tuple[str, str | None]]:
+    def _index(self) -> _NoteIndex:
         """id -> (path, type) of every note carrying a ``vaultsync_id``; the vault is read on
         first use, so a run that finds nothing to do never reads a note."""
         if self._scanned is None:
             self._sweep()
             # (left unset if the scan fails: asked again, it scans again)
-            self._scanned, self._warnings = scan_notes(self.root, self.state.notes())
+            scanned, self._warnings = scan_notes(self.root, self.state.notes())
+            self._scanned = _NoteIndex(scanned)
         return self._scanned
 
     def _sweep(self) -> None:
@@ -185,15 +258,15 @@ class VaultSession:
 
     def note_paths(self) -> set[str]:
         """Vault paths of the notes carrying a ``vaultsync_id``."""
-        return {path for path, _ in self._index.values()}
+        return set(self._index.views()[2])
 
     def existing_names(self) -> dict[str, str]:
-        """id -> the stem of its note as it is now named in the vault."""
-        return {vid: note_stem(path.rpartition("/")[2]) for vid, (path, _) in self._index.items()}
+        """id -> the stem of its note as it is now named in the vault (a copy: the caller may change it)."""
+        return dict(self._index.views()[0])
 
     def note_kinds(self) -> dict[str, str | None]:
         """id -> the type of its note (``paper``, ``concept``, ``collection``...)."""
-        return {vid: kind for vid, (_, kind) in self._index.items()}
+        return dict(self._index.views()[1])
 
     def follow_names(self, ids: Iterable[str], renamed_from: Mapping[str, str] = MappingProxyType({})) -> None:
         """The notes of ``ids`` take the names they are rendered with at the next ``apply`` (see
@@ -209,19 +282,21 @@ class VaultSession:
         """id -> path of the notes (of ``kind``) whose bytes differ from what vaultsync last wrote:
         the ones the user edited. A note the state does not know counts as changed, unless
         ``unknown_changed`` is False."""
-        known = self.state.notes()
+        known, index, root = self.state.notes(), self._index, str(self.root)
+        kinds = index.views()[1]
         changed = {}
-        for vid, (rel, note_kind) in self._index.items():
-            if kind is not None and note_kind != kind:
-                continue
+        # (only the notes of ``kind`` are looked at: a few thousand concepts of 25,000 notes)
+        for vid in kinds if kind is None else [vid for vid, note_kind in kinds.items() if note_kind == kind]:
+            rel = index[vid][0]
             rec = known.get(vid)
             if rec is None and not unknown_changed:
                 continue
-            full = self.root / rel
+            full = f"{root}/{rel}"  # (no pathlib: one stat per note)
             if rec is not None and rec.signature is not None and file_signature(full) == rec.signature:
                 continue  # untouched since vaultsync wrote it: no need to read it
             try:
-                data = full.read_bytes()
+                with open(full, "rb") as fh:
+                    data = fh.read()
             except OSError:
                 continue
             if rec is None or sha(data) != rec.content_sha:
@@ -242,10 +317,16 @@ class VaultSession:
         The papers are remembered and stored in the state by ``apply`` (unless a dry run).
         Returns {new id: old id}.
         """
-        self._papers = [PaperRecord(i, s, p, normalise_text(t)) for i, s, p, t in papers]
-        current = {p.id for p in self._papers}
-        seeds = {p.seed for p in self._papers}
+        papers, before = list(papers), self._records
+        self._records = records = {key: before[key] if key in before else PaperRecord(
+            key[0], key[1], key[2], normalise_text(key[3])) for key in papers}
+        self._papers = list(records.values()) if len(records) == len(papers) else [
+            records[key] for key in papers]  # (the same paper twice: as often as given)
+        current = {key[0] for key in records}
+        if not current.difference(self._index.keys(), self._matched.keys()):
+            return {}  # no new paper to match (a watcher's round: its new papers were previewed)
         new = [p for p in self._papers if p.id not in self._index and p.id not in self._matched]
+        seeds = {p.seed for p in self._papers}
         matched = set(self._matched.values())
         old = self.state.papers_at((i, seed) for i, seed, _ in self.state.paper_places()  # (their texts only)
                                    if i not in current and i in self._index and i not in matched)

@@ -224,53 +224,90 @@ def _write_digest_note(vault: Path, entries: list[DigestEntry], today: dt.date, 
 def digest_body(region: str | None, entries: Iterable[DigestEntry], today: dt.date) -> str:
     """The digest region: the intro, today's section (old and new entries), then earlier days
     exactly as ``region`` has them."""
-    lines = (region or "").splitlines()
-    starts = [i for i, line in enumerate(lines) if _DAY.match(line)] + [len(lines)]
-    days = [(lines[a], lines[a + 1:b]) for a, b in zip(starts, starts[1:])]
+    global _last_body
     heading = f"## {today.isoformat()}"
-    todays = next((block for head, block in days if head.strip() == heading), [])
-    parts = [INTRO, _today_section(heading, todays, entries)]
-    for head, block in days:
-        if head.strip() != heading:
-            parts.append("\n".join([head, *block]).strip("\n") + "\n")
-    return "\n".join(parts)
+    last, _last_body = _last_body, None  # (taken: ``today`` changes it)
+    if last is not None and last[0] == heading and last[1] == region:
+        today_, earlier = last[2], last[3]  # the parse of the body the last call made
+    else:
+        lines = (region or "").splitlines()
+        starts = [i for i, line in enumerate(lines) if _DAY.match(line)] + [len(lines)]
+        days = [(lines[a], lines[a + 1:b]) for a, b in zip(starts, starts[1:])]
+        todays = next((block for head, block in days if head.strip() == heading), [])
+        today_ = _Today(todays)
+        earlier = ["\n".join([head, *block]).strip("\n") + "\n" for head, block in days if head.strip() != heading]
+    parses_back = today_.add(entries)
+    body = "\n".join([INTRO, today_.text(heading), *earlier])
+    if parses_back:
+        _last_body = heading, body, today_, earlier
+    return body
 
 
-def _today_section(heading: str, old: list[str], entries: Iterable[DigestEntry]) -> str:
-    sections: dict[str, list[str]] = {}
-    current = None
-    for line in old:
-        found = _COLLECTION.match(line)
-        if found:
-            current = found.group(1)
-            sections.setdefault(current, [])
-        elif line.strip():
-            sections.setdefault(current or "Other papers", []).append(line)
-    new_by_collection: dict[str, list[DigestEntry]] = {}
-    for entry in entries:
-        new_by_collection.setdefault(f"{entry.collection}", []).append(entry)
-    # once per day: the newer line replaces the older (lines are dropped by key, not rescanned)
-    numbered: dict[str, list[tuple[int, str]]] = {collection: [] for collection in sections}
-    by_key: dict[str | None, list[int]] = {}
-    dropped: set[int] = set()
-    serial = 0
-    for collection, lines in sections.items():
-        for line in lines:
-            numbered[collection].append((serial, line))
-            by_key.setdefault(entry_key(line), []).append(serial)
-            serial += 1
-    for collection, items in sorted(new_by_collection.items(), key=lambda kv: kv[0].casefold()):
-        for entry in sorted(items, key=lambda e: (e.paper.casefold(), e.paper)):
-            dropped.update(by_key.pop(entry.paper.casefold(), ()))
-            numbered.setdefault(collection, []).append((serial, entry.line))
-            by_key.setdefault(entry_key(entry.line), []).append(serial)
-            serial += 1
-    out = [heading, ""]
-    for collection, numbered_lines in numbered.items():
-        lines = [line for number, line in numbered_lines if number not in dropped]
-        if lines:
-            out += [f"### {collection}", "", *lines, ""]
-    return "\n".join(out).rstrip("\n") + "\n"
+# The last ``digest_body``: (heading, the body it made, today's section and the earlier days in
+# it). The next call is given that body back (a watcher's next round: ``New papers.md`` as the
+# digest left it), and then does not parse again the 20,000 lines of a big export's day; any
+# other text is parsed. Kept only when the body parses back to the same section (see ``_Today.add``).
+_last_body: tuple[str, str, "_Today", list[str]] | None = None
+
+
+class _Today:
+    """Today's section: its collections in order, each with its lines (the paper lines, and any
+    other line the user left there), and the lines by the paper they link to (``entry_key``)."""
+
+    def __init__(self, old: list[str]):
+        self.lines: dict[str, list[str]] = {}  # collection -> its lines
+        self.serials: dict[str, list[int]] = {}  # ... and each line's number
+        self.by_key: dict[str | None, list[tuple[int, str]]] = {}  # key -> (number, collection)
+        self.serial = 0
+        current = None
+        for line in old:
+            found = _COLLECTION.match(line)
+            if found:
+                current = found.group(1)
+                self.lines.setdefault(current, [])
+                self.serials.setdefault(current, [])
+            elif line.strip():
+                self._append(current or "Other papers", line)
+
+    def _append(self, collection: str, line: str) -> None:
+        self.lines.setdefault(collection, []).append(line)
+        self.serials.setdefault(collection, []).append(self.serial)
+        self.by_key.setdefault(entry_key(line), []).append((self.serial, collection))
+        self.serial += 1
+
+    def add(self, entries: Iterable[DigestEntry]) -> bool:
+        """Add ``entries``: once per day, the newer line replaces the older (lines are dropped by
+        key, not rescanned). Returns whether ``text`` parses back to this section (no new line
+        or collection name that the line split or the patterns would read otherwise)."""
+        new_by_collection: dict[str, list[DigestEntry]] = {}
+        for entry in entries:
+            new_by_collection.setdefault(f"{entry.collection}", []).append(entry)
+        dropped: dict[str, set[int]] = {}  # collection -> numbers of its lines dropped
+        parses_back = True
+        for collection, items in sorted(new_by_collection.items(), key=lambda kv: kv[0].casefold()):
+            head = f"### {collection}"
+            found = _COLLECTION.match(head)
+            parses_back = parses_back and head.splitlines() == [head] and found and found.group(1) == collection
+            for entry in sorted(items, key=lambda e: (e.paper.casefold(), e.paper)):
+                for serial, where in self.by_key.pop(entry.paper.casefold(), ()):
+                    dropped.setdefault(where, set()).add(serial)
+                parses_back = parses_back and entry.line.splitlines() == [entry.line] and bool(
+                    entry.line.strip()) and not _COLLECTION.match(entry.line) and not _DAY.match(entry.line)
+                self._append(collection, entry.line)
+        for collection, numbers in dropped.items():
+            kept = [(n, line) for n, line in zip(self.serials[collection], self.lines[collection]) if n not in numbers]
+            self.serials[collection] = [n for n, _ in kept]
+            self.lines[collection] = [line for _, line in kept]
+        for collection in [c for c, lines in self.lines.items() if not lines]:  # (not written: not read back)
+            del self.lines[collection], self.serials[collection]
+        return bool(parses_back)
+
+    def text(self, heading: str) -> str:
+        out = [heading, ""]
+        for collection, lines in self.lines.items():
+            if lines:
+                out += [f"### {collection}", "", *lines, ""]
+        return "\n".join(out).rstrip("\n") + "\n"
 
 
 # -- seen ids --------------------------------------------------------------------------------
@@ -293,12 +330,20 @@ def _save_seen(vault: Path, seen: set[str] | None, report: SyncReport,
     if seen is None:  # first digest: every paper now in the vault counts as seen
         seen = set(_vault_paper_ids(vault, ids))
     seen.update(i for i in ids.values() if i)
-    text = json.dumps({"papers": sorted(seen)}, indent=0) + "\n"
+    text = _seen_text(sorted(seen))
     target = vault / SEEN_FILE
     if not seen and not target.exists():
         return  # no paper notes here (another format's output): leave no trace
     if not target.exists() or target.read_text("utf-8") != text:
         write_note_atomically(SEEN_FILE, text, vault=vault)
+
+
+def _seen_text(ids: list[str]) -> str:
+    """``json.dumps({"papers": ids}, indent=0) + "\\n"``, made by the C encoder (with an indent
+    json encodes in Python: 20,000 ids every round)."""
+    if not ids:
+        return '{\n"papers": []\n}\n'
+    return '{\n"papers": [\n' + json.dumps(ids, separators=(",\n", ": "))[1:-1] + "\n]\n}\n"
 
 
 def _vault_paper_ids(vault: Path, known: Mapping[str, str | None]) -> Iterable[str]:
