@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from vaultsync.sync import _NoteIndex
+from vaultsync.note_index import NoteIndex
 from vaultsync.vault_scan import note_stem
 
 
@@ -15,7 +15,7 @@ def _fresh(index: dict) -> tuple[list, list, set]:
 
 def test_the_views_follow_every_change_in_the_index_order():
     rng = random.Random(7)
-    index = _NoteIndex({f"id{i}": (f"Papers/n{i}.md", "paper") for i in range(30)})
+    index = NoteIndex({f"id{i}": (f"Papers/n{i}.md", "paper") for i in range(30)})
     for step in range(3000):
         vid = f"id{rng.randrange(45)}"
         action = rng.random()
@@ -34,7 +34,7 @@ def test_the_views_follow_every_change_in_the_index_order():
 
 
 def test_a_change_not_tracked_one_by_one_makes_the_views_again():
-    index = _NoteIndex({"a": ("Papers/a.md", "paper")})
+    index = NoteIndex({"a": ("Papers/a.md", "paper")})
     index.views()
     index.update({"b": ("Concepts/b.md", "concept")})
     index.setdefault("c", ("Papers/c.md", "paper"))
