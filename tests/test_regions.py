@@ -291,3 +291,17 @@ def test_dumped_yaml_is_plain_where_it_is_safe():
     assert text == ('type: paper\ntitle: Sparse Mixture of Experts\nyear: 2026\n'
                     'collection: "[[ICML 2026]]"\nflag: "yes"\n')
     assert yaml.safe_load(text)["flag"] == "yes"
+
+
+_MARKER_PIECES = ["%% vaultsync:begin sha=abc %%", "%% vaultsync:end %%", " %% vaultsync:end %%", "x%% vaultsync:begin %%",
+                  "%% vaultsync:begin %% ", "%% vaultsync:end %%\r", "%% vaultsync:", "%% vaultsync:endx %%", "text", ""]
+
+
+@given(st.lists(st.sampled_from(_MARKER_PIECES), max_size=8), st.sampled_from(["\n", "\r\n", ""]))
+def test_marker_lines_finds_what_a_scan_of_every_line_finds(pieces, eol):
+    from vaultsync.regions import _ANY_MARKER, BEGIN_LINE, END_LINE, marker_lines
+
+    text = eol.join(pieces)
+    for pattern in (BEGIN_LINE, END_LINE, _ANY_MARKER):
+        assert [(m.span(), m.groups()) for m in marker_lines(pattern, text)] == \
+            [(m.span(), m.groups()) for m in pattern.finditer(text)]

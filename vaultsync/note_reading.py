@@ -9,12 +9,10 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from .regions import begin_marker
+from .regions import BEGIN_LINE, END_LINE, begin_marker, marker_lines
 
 
 # -- generated regions -----------------------------------------------------------------------
-_BEGIN_RE = re.compile(r"^%% vaultsync:begin(?: sha=(?P<sha>[0-9a-f]*))? %%[ \t]*\r?$", re.M)
-_END_RE = re.compile(r"^%% vaultsync:end %%[ \t]*\r?$", re.M)
 
 
 @dataclass(frozen=True)
@@ -37,7 +35,7 @@ class RegionSpan:
 def find_region(text: str) -> RegionSpan | None:
     """The note's generated region, or ``None`` unless there is exactly one begin marker line
     followed by exactly one end marker line (the rule ``regions.merge_note`` applies)."""
-    begins, ends = list(_BEGIN_RE.finditer(text)), list(_END_RE.finditer(text))
+    begins, ends = marker_lines(BEGIN_LINE, text), marker_lines(END_LINE, text)
     if len(begins) != 1 or len(ends) != 1 or ends[0].start() < begins[0].end():
         return None
     begin, end = begins[0], ends[0]
@@ -49,7 +47,7 @@ def find_region(text: str) -> RegionSpan | None:
 
 
 def has_markers(text: str) -> bool:
-    return "%% vaultsync:" in text and bool(_BEGIN_RE.search(text) or _END_RE.search(text))
+    return "%% vaultsync:" in text and bool(marker_lines(BEGIN_LINE, text) or marker_lines(END_LINE, text))
 
 
 # -- links -----------------------------------------------------------------------------------
