@@ -176,3 +176,19 @@ def test_a_vault_folder_deleted_and_exported_again_is_written_whole(tmp_path, mo
     (vault / "Papers/FooNet.md").unlink()
     export(seeds, vault, get_plugin_manager())
     assert not (vault / "Papers/FooNet.md").exists()
+
+
+def test_the_seeds_of_papers_are_those_the_papers_table_gives_them(tmp_path):
+    from vaultsync.state import PaperRecord, State
+
+    state = State(tmp_path / "vault", tmp_path / "state")
+    try:
+        state.replace_papers((), [PaperRecord("a", "one.txt", 1, "x"), PaperRecord("a", "two.txt", 3, "x"),
+                                  PaperRecord("b", "one.txt", 2, "y")]
+                             + [PaperRecord(f"p{n}", "many.txt", n, "z") for n in range(900)])
+        wanted = ["a", "b", "gone", *(f"p{n}" for n in range(0, 900, 2))]
+        assert state.seeds_of(wanted) == {
+            i: seed for i, seed, _ in state.paper_places() if i in wanted}  # (an id in two seeds: the last)
+        assert state.seeds_of(["a"]) == {"a": "two.txt"}
+    finally:
+        state.close()

@@ -204,6 +204,15 @@ class State:
         (the texts of 20,000 abstracts are most of the table)."""
         return self._db.execute("SELECT id, seed, paragraph FROM papers ORDER BY seed, paragraph")
 
+    def seeds_of(self, ids: Iterable[str]) -> dict[str, str]:
+        """id -> seed of these papers (of an id in several seeds, the last as ``papers`` orders them)."""
+        ids, found = list(ids), {}
+        for start in range(0, len(ids), 400):  # SQLite caps the parameters of one statement
+            chunk = ids[start:start + 400]
+            found.update(self._db.execute(f"SELECT id, seed FROM papers WHERE id IN ({','.join('?' * len(chunk))})"
+                                          " ORDER BY seed, paragraph", chunk))
+        return found
+
     def paper_seeds(self) -> set[str]:
         """The seeds of the papers (from the index by seed)."""
         return {row[0] for row in self._db.execute("SELECT DISTINCT seed FROM papers")}

@@ -296,7 +296,7 @@ class SyncRun:
                       if where[1] in DERIVED_KINDS and vid not in given]
         if not candidates:
             return
-        paper_seeds = {i: seed for i, seed, _ in self.s.state.paper_places()}
+        paper_seeds = self.s.state.seeds_of(vid for vid, (_, kind) in candidates if kind == "paper")
         for vid, (rel, kind) in sorted(candidates, key=lambda kv: kv[1][0]):
             try:
                 self._mark_removed(vid, rel, kind, paper_seeds.get(vid), seeds)
