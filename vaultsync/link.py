@@ -172,7 +172,7 @@ class Linker:
         before, self.existing = self.existing, names
         if names is before:
             return set()
-        changed = {pid for pid in names.keys() | before.keys() if names.get(pid) != before.get(pid)}
+        changed = {pid for pid, _ in names.items() ^ before.items()}  # (in C: 20,000 names every round)
         for stem in sorted([*(names[pid] for pid in changed if pid in names), *options.user_concepts.values()]):
             self.registry.reserve(stem)
         return {pid for pid in changed if (names.get(pid) or self.given.get(pid)) != (before.get(pid) or self.given.get(pid))}
