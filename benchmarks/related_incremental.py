@@ -34,15 +34,20 @@ def capture(seeds: Path, out: Path) -> None:
     from vaultsync.pipeline import ExportOptions, export
     from vaultsync.plugins import get_plugin_manager
 
-    real = link.RelatednessIndex
+    class Recording(link.RelatedIndex):
+        """The linker's index, keeping the inputs of its first update (a fresh link's: all of them)."""
 
-    def keep(terms, concepts, phrases=(), aliases=None):
-        with out.open("wb") as f:
-            pickle.dump((dict(terms), {k: tuple(v) for k, v in concepts.items()}, sorted(phrases),
-                         {k: tuple(v) for k, v in (aliases or {}).items()}), f, protocol=5)
-        return real(terms, concepts, phrases, aliases)
+        def update(self, texts={}, concepts={}, phrases={}, aliases={}):
+            if not out.exists():
+                with out.open("wb") as f:
+                    pickle.dump(({k: dict(v) for k, v in texts.items() if v is not None},
+                                 {k: tuple(v) for k, v in concepts.items()},
+                                 sorted(name for name, flag in phrases.items() if flag),
+                                 {k: tuple(v) for k, v in aliases.items() if v}), f, protocol=5)
+            return super().update(texts, concepts, phrases, aliases)
 
-    link.RelatednessIndex = keep
+    out.unlink(missing_ok=True)
+    link.RelatedIndex = Recording
     with tempfile.TemporaryDirectory() as vault:
         export(seeds, Path(vault) / "vault", get_plugin_manager(), ExportOptions())
     print(f"captured {out} ({out.stat().st_size / 1e6:.0f} MB)")
