@@ -6,10 +6,12 @@ aliases the vocabulary and the corpus's acronym definitions teach (the *spelling
 keys other evidence made clusters (a phrase counts when it names one), and which phrases are
 promoted. So an update
 
-1. counts the vocabulary spellings and acronym definitions the papers added and removed bring,
-   and works the spelling tables out again whole when a distinct vocabulary spelling came or
-   went (rare), else only the entries of the acronym definitions that came or went (nearly every
-   new paper defines one: working the tables out whole cost a round 0.14 s at 20,000 papers);
+1. counts the vocabulary spellings and acronym definitions the papers added and removed bring;
+   when a distinct vocabulary spelling came or went, works out what the vocabulary's spellings
+   teach again (a few thousand spellings: 35 ms at 20,000 papers, where 3-7 new ones come with
+   each seed file) and compares it with the last; counts again the candidate concept of each
+   acronym definition that came, went, or reads a key whose entry changed (nearly every new
+   paper defines one: all of them counted again cost a round 25 ms more);
 2. folds again the papers that are new, or that mention a key whose entry in those tables
    changed, or a phrase whose "counts" answer changed;
 3. adds what a paper now contributes to its clusters, and builds again from its papers' folded
@@ -53,6 +55,8 @@ class FoldedConcepts:
         self._vocabulary = ConceptIndex()  # the tables the vocabulary's spellings alone teach
         self._vocabulary_keys: set[str] = set()
         self._candidates: dict[str, Counter] = {}  # acronym definition's key -> the concepts its definitions join
+        self._counted: dict[tuple, tuple[str, str | None, set[str]]] = {}  # definition -> (key, candidate, keys read)
+        self._readers: dict[str, set[tuple]] = {}  # key -> the acronym definitions whose answer reads it
 
     @property
     def clusters(self) -> dict[str, Cluster]:
@@ -79,10 +83,7 @@ class FoldedConcepts:
             self.mentions[pid] = mentions
             self._count(pid, mentions, 1)
         moved = {spelling: entry for spelling, entry in self._moved.items() if entry[1]}
-        if any(vocabulary for vocabulary, _, _ in moved):
-            looked_up = self._spelling_tables()
-        else:
-            looked_up = self._acronym_tables(moved.values()) if moved else set()
+        looked_up = self._spelling_tables(moved) if moved else set()
         losing: dict[str, set[str]] = defaultdict(set)  # cluster key -> papers whose contribution went or changed
         gaining: dict[str, set[str]] = defaultdict(set)  # cluster key -> papers that contribute anew
         first_keys_before = set(self.first_keys)
@@ -163,60 +164,98 @@ class FoldedConcepts:
                 _, net = self._moved.get(spelling, (mention, 0))
                 self._moved[spelling] = (mention, net + step)
 
-    def _spelling_tables(self) -> set[str]:
-        """The alias tables worked out again from the distinct spellings (``ConceptIndex.build``'s
-        first step); returns the keys whose entries changed."""
-        vocabulary = ConceptIndex()
-        examples = [m for _, m in sorted(self.examples.items(), key=lambda item: item[0])]
-        vocabulary._learn_all_aliases(m for m in examples if m.kind == "vocabulary")
-        self._vocabulary = vocabulary
-        self._vocabulary_keys = {concept_key(m.name) for m in examples if m.kind == "vocabulary"}
-        self._candidates = {}
-        for mention in examples:
-            self._candidate(mention, 1)
-        alias_keys = dict(vocabulary._alias_keys)
-        alias_keys.update((key, target) for key in self._candidates if (target := self._target(key)))
-        index = self.index
-        changed = set()
-        for new, old in ((alias_keys, index._alias_keys), (vocabulary._acronyms, index._acronyms),
-                         (vocabulary._alias_words, index._alias_words)):
-            changed.update(key for key in new.keys() | old.keys() if new.get(key) != old.get(key))
-        index._alias_keys, index._acronyms, index._alias_words = alias_keys, vocabulary._acronyms, vocabulary._alias_words
-        return changed
-
-    def _acronym_tables(self, moved: Iterable[tuple[ConceptMention, int]]) -> set[str]:
-        """The alias tables after acronym definitions came or went (the vocabulary's spellings
-        unchanged); returns the keys whose entries changed (only those definitions' own)."""
-        keys = {key for mention, net in moved if (key := self._candidate(mention, net)) is not None}
-        aliases, changed = self.index._alias_keys, set()
+    def _spelling_tables(self, moved: Mapping[tuple, tuple[ConceptMention, int]]) -> set[str]:
+        """The alias tables after the distinct spellings ``moved`` came or went; returns the keys
+        whose entries changed. The vocabulary's layer is worked out again whole when one of its
+        spellings moved (a few thousand spellings) and compared with the last; an acronym
+        definition's candidate is counted again only when it came, went, or reads a key whose
+        vocabulary entry changed (``ConceptIndex.build``'s first step, kept up to date)."""
+        changed: set[str] = set()
+        again: set[tuple] = set()  # acronym definitions to count again
+        if any(vocabulary for vocabulary, _, _ in moved):
+            changed = self._vocabulary_tables()
+            again = {spelling for key in changed for spelling in self._readers.get(key, ())}
+        keys: set[str] = set()  # acronym keys whose candidates changed
+        for spelling in again - moved.keys():
+            keys |= self._uncount(spelling)
+            keys |= self._count_definition(spelling, self.examples[spelling])
+        for spelling, (mention, net) in moved.items():
+            if not spelling[0]:
+                keys |= self._uncount(spelling) if net < 0 else self._count_definition(spelling, mention)
+        index, vocabulary = self.index, self._vocabulary
+        aliases = index._alias_keys
+        for key in changed:  # (the vocabulary's entries; an acronym's key is never one of its alias keys)
+            if key in vocabulary._alias_keys:
+                aliases[key] = vocabulary._alias_keys[key]
+            elif key not in self._candidates:
+                aliases.pop(key, None)
         for key in keys:
             target = self._target(key)
-            if aliases.get(key) != target:
+            if aliases.get(key) != target and key not in vocabulary._alias_keys:
                 changed.add(key)
                 if target:
                     aliases[key] = target
                 else:
                     del aliases[key]
+        index._acronyms, index._alias_words = vocabulary._acronyms, vocabulary._alias_words
         return changed
 
-    def _candidate(self, mention: ConceptMention, step: int) -> str | None:
-        """Count an acronym definition's candidate in or out (``ConceptIndex._learn_acronym_aliases``'
-        rule); returns its key when it has one."""
-        if not mention.kind.startswith("acronym"):
-            return None
+    def _vocabulary_tables(self) -> set[str]:
+        """What the vocabulary's spellings teach, worked out again; returns the keys whose
+        entries (alias target, acronym spellings, words, being a vocabulary concept's key) changed."""
+        vocabulary = ConceptIndex()
+        examples = [m for spelling, m in sorted(self.examples.items(), key=lambda item: item[0]) if spelling[0]]
+        vocabulary._learn_all_aliases(examples)
+        keys = {concept_key(m.name) for m in examples}
+        old = self._vocabulary
+        changed = keys ^ self._vocabulary_keys
+        for new_table, old_table in ((vocabulary._alias_keys, old._alias_keys), (vocabulary._acronyms, old._acronyms),
+                                     (vocabulary._alias_words, old._alias_words)):
+            changed.update(key for key in new_table.keys() | old_table.keys()
+                           if new_table.get(key, ()) != old_table.get(key, ()))
+        self._vocabulary, self._vocabulary_keys = vocabulary, keys
+        return changed
+
+    def _count_definition(self, spelling: tuple, mention: ConceptMention) -> set[str]:
+        """Count an acronym definition's candidate in (``ConceptIndex._learn_acronym_aliases``'
+        rule), noting the keys its answer reads; returns its key when it has a candidate."""
+        vocabulary = self._vocabulary
         key = concept_key(mention.name)
-        if key in self._vocabulary._alias_keys or key in self._vocabulary_keys:
-            return None
-        candidate = self._vocabulary._acronym_target(mention, key)
-        if not candidate or candidate == key:
-            return None
-        counted = self._candidates.setdefault(key, Counter())
-        counted[candidate] += step
-        if counted[candidate] <= 0:
+        reads = {key, *(concept_key(alias) for alias in mention.aliases)}
+        reads.update(target for alias in reads - {key} if (target := vocabulary._alias_keys.get(alias)))
+        candidate = None
+        if key not in vocabulary._alias_keys and key not in self._vocabulary_keys:
+            candidate = vocabulary._acronym_target(mention, key)
+            if candidate == key:
+                candidate = None
+        self._counted[spelling] = (key, candidate, reads)
+        for read in reads:
+            self._readers.setdefault(read, set()).add(spelling)
+        if candidate:
+            self._candidates.setdefault(key, Counter())[candidate] += 1
+            return {key}
+        return set()
+
+    def _uncount(self, spelling: tuple) -> set[str]:
+        """Count an acronym definition's candidate out; returns its key when it had one."""
+        entry = self._counted.pop(spelling, None)
+        if entry is None:
+            return set()
+        key, candidate, reads = entry
+        for read in reads:
+            readers = self._readers[read]
+            readers.discard(spelling)
+            if not readers:
+                del self._readers[read]
+        if not candidate:
+            return set()
+        counted = self._candidates[key]
+        counted[candidate] -= 1
+        if not counted[candidate]:
             del counted[candidate]
             if not counted:
                 del self._candidates[key]
-        return key
+        return {key}
 
     def _target(self, key: str) -> str | None:
         """The concept an acronym's long form joins: the one every definition spelled so agrees on."""
