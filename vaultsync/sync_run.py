@@ -351,13 +351,14 @@ class SyncRun:
             # (marked removed): when it comes back, edited or as it was before an edit (an older
             # version of the seed restored), it is matched to that note, not given a second one
             current = {p.id for p in papers} | set(self.s._matched.values())
-            places = [place for place in st.paper_places() if place[1] in forgotten]
+            table = st.paper_table()
+            # (id, seed, paragraph) of the papers the state has of each seed read
+            have = {seed: {(i, seed, paragraph) for i, paragraph in table[seed].items()}
+                    for seed in forgotten if table.get(seed)}
+            places = [place for rows in have.values() for place in rows]
             kept = {(i, seed) for i, seed, _ in places if i not in current and i in self.s._index}
             # only the seeds whose records change are written again (an id is its text's hash:
             # the same id, seed and paragraph are the same record): a watcher's round, the new file's
-            have: dict[str, set] = defaultdict(set)
-            for place in places:
-                have[place[1]].add(tuple(place))
             wanted: dict[str, set] = defaultdict(set)
             for p in papers:
                 wanted[p.seed].add((p.id, p.seed, p.paragraph))
