@@ -192,3 +192,37 @@ def test_the_seeds_of_papers_are_those_the_papers_table_gives_them(tmp_path):
         assert state.seeds_of(["a"]) == {"a": "two.txt"}
     finally:
         state.close()
+
+
+def _table_as_read(state) -> dict[str, dict[str, int]]:
+    """``paper_table`` as the papers table gives it now."""
+    table: dict[str, dict[str, int]] = {}
+    for i, seed, paragraph in state.paper_places():
+        table.setdefault(seed, {})[i] = paragraph
+    return table
+
+
+def test_the_paper_table_kept_in_memory_is_the_papers_table(tmp_path):
+    from vaultsync.state import PaperRecord, State
+
+    state = State(tmp_path / "vault", tmp_path / "state")
+    try:
+        state.replace_papers((), [PaperRecord("a", "one.txt", 1, "x"), PaperRecord("b", "one.txt", 2, "y"),
+                                  PaperRecord("a", "two.txt", 3, "x"), PaperRecord("c", "three.txt", 1, "z")])
+        assert state.paper_table() == _table_as_read(state)  # (read once, then kept)
+        steps = [
+            # a seed forgotten and written again; an (id, seed) given twice: the last paragraph wins
+            (["one.txt"], [PaperRecord("b", "one.txt", 1, "y"), PaperRecord("b", "one.txt", 4, "y")], ()),
+            ([], [PaperRecord("d", "two.txt", 2, "w")], ["a"]),  # an id forgotten in every seed
+            (["three.txt", "nowhere.txt"], [], ["nobody"]),  # a seed emptied
+            ([], [PaperRecord("c", "one.txt", 7, "z")], []),
+        ]
+        for seeds, papers, forget in steps:
+            state.replace_papers(iter(seeds), iter(papers), forget_ids=iter(forget))
+            assert {seed: rows for seed, rows in state.paper_table().items() if rows} == _table_as_read(state)
+        with pytest.raises(RuntimeError), state.transaction():  # undone: the table is read again
+            state.replace_papers(["two.txt"], [PaperRecord("e", "five.txt", 1, "v")])
+            raise RuntimeError
+        assert state.paper_table() == _table_as_read(state) and "two.txt" in state.paper_table()
+    finally:
+        state.close()

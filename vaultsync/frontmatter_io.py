@@ -154,6 +154,22 @@ def _key_blocks(yaml_text: str) -> list[tuple[Any, str]] | None:
     return blocks
 
 
+def _flat_blocks(yaml_text: str) -> list[tuple[Any, str]]:
+    """``_key_blocks`` of frontmatter that ``read_flat`` reads, without PyYAML's composer (0.1 ms
+    a note): each of its lines is a key's (``key: ...``, ``key:``, the key plain and unique) or an
+    item of the list of the key above (``  - ...``), and ``\n`` is its only line break (its
+    scalars have no control characters, U+0085, U+2028 or U+2029), so a block starts at each line
+    but the items."""
+    blocks: list[tuple[Any, list[str]]] = []
+    for line in yaml_text.splitlines(keepends=True):
+        if line.startswith("  - "):
+            blocks[-1][1].append(line)
+        else:
+            blocks.append((line.partition(":")[0], [line]))
+    cut = [(key, "".join(lines)) for key, lines in blocks]
+    return [(key, text if text.endswith("\n") else text + "\n") for key, text in cut]
+
+
 def merge_frontmatter(
     yaml_text: str | None, new: Mapping[str, Any], owned_keys: Iterable[str] = ()
 ) -> str:
@@ -165,10 +181,11 @@ def merge_frontmatter(
     other key keeps its text exactly, in the user's order. Raises ``FrontmatterError`` when
     ``yaml_text`` is not valid frontmatter.
     """
-    old = read_frontmatter(yaml_text)
+    flat = read_flat(yaml_text) if yaml_text and flat_enabled() else None  # (what vaultsync wrote)
+    old = flat if flat is not None else read_frontmatter(yaml_text)
     owned = set(new) | set(owned_keys)
     order = list(new)
-    blocks = _key_blocks(yaml_text or "")
+    blocks = _flat_blocks(yaml_text) if flat is not None else _key_blocks(yaml_text or "")
     merged = _merge_blocks(blocks, old, new, owned, order) if blocks is not None else None
     if merged is None or not _reads_as(merged, old, new, owned):
         # Could not keep the user's text verbatim: rewrite every key, keeping values and order.

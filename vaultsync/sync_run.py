@@ -346,27 +346,13 @@ class SyncRun:
                                        region_sha=rec.region_sha if rec else None,
                                        proposed=rec.proposed if rec else None))
         if papers is not None:
-            forgotten = set(seeds) | {p.seed for p in papers}
             # an abstract gone from its seed keeps its record while its note is in the vault
             # (marked removed): when it comes back, edited or as it was before an edit (an older
             # version of the seed restored), it is matched to that note, not given a second one
-            current = {p.id for p in papers} | set(self.s._matched.values())
-            places = [place for place in st.paper_places() if place[1] in forgotten]
-            kept = {(i, seed) for i, seed, _ in places if i not in current and i in self.s._index}
-            # only the seeds whose records change are written again (an id is its text's hash:
-            # the same id, seed and paragraph are the same record): a watcher's round, the new file's
-            have: dict[str, set] = defaultdict(set)
-            for place in places:
-                have[place[1]].add(tuple(place))
-            wanted: dict[str, set] = defaultdict(set)
-            for p in papers:
-                wanted[p.seed].add((p.id, p.seed, p.paragraph))
-            for place in places:
-                if (place[0], place[1]) in kept:
-                    wanted[place[1]].add(tuple(place))
-            redo = {seed for seed in forgotten if have.get(seed, set()) != wanted.get(seed, set())}
-            st.replace_papers(redo, [p for p in papers if p.seed in redo]
-                              + st.papers_at(key for key in kept if key[1] in redo),
+            table, current, index = st.paper_table(), set(self.s._matched.values()), self.s._index
+            redo = _seeds_changed(table, set(seeds), papers, current, index)
+            kept = [(i, seed) for seed in redo for i in table.get(seed, ()) if i not in current and i in index]
+            st.replace_papers(redo, [p for p in papers if p.seed in redo] + st.papers_at(kept),
                               forget_ids=self.s._matched.values())
 
     def report(self, seeds: list[str]) -> SyncReport:
@@ -389,6 +375,34 @@ class SyncRun:
             warnings=tuple(warnings), errors=tuple(self.errors), seeds=tuple(seeds),
             renamed=MappingProxyType(self.renamed), gone=self.gone, written=MappingProxyType(self.written),
         )
+
+
+def _seeds_changed(table: Mapping[str, Mapping[str, int]], seeds: set[str], papers: list[PaperRecord],
+                   current: set[str], index: Mapping[str, Any]) -> set[str]:
+    """The seeds (of ``seeds`` and of ``papers``) whose papers' places (id, seed, paragraph) in
+    ``table`` (``State.paper_table``) are not those of ``papers`` plus the kept ones: of an id
+    neither among ``papers`` nor in ``current`` (which gets the ids of ``papers``), with a note
+    in ``index``. Only these seeds' records are written again (an id is its text's hash: the same
+    id, seed and paragraph are the same record): a watcher's round, the new file's.
+
+    One pass over ``papers`` (a watcher's round has 20,000: the places of each seed are not
+    built as sets to compare); the seeds' other places are looked at only when some are left."""
+    redo: set[str] = set()
+    stored: dict[str, set[str]] = defaultdict(set)  # seed -> ids of its papers stored at their place
+    for p in papers:
+        current.add(p.id)
+        if table.get(p.seed, _NO_ROWS).get(p.id, _NO_ROWS) == p.paragraph:
+            stored[p.seed].add(p.id)
+        else:  # not stored, or at another paragraph (or the same id twice in the seed)
+            redo.add(p.seed)
+    for seed in seeds.union(stored).difference(redo):
+        rows, same = table.get(seed, _NO_ROWS), stored.get(seed, _NO_ROWS)
+        if len(rows) > len(same) and any(i not in same and (i in current or i not in index) for i in rows):
+            redo.add(seed)  # a stored place that is neither a paper's nor kept
+    return redo
+
+
+_NO_ROWS: Mapping = MappingProxyType({})
 
 
 class _Rendered:
