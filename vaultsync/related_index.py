@@ -61,13 +61,14 @@ def _factor(term: str, tf: int) -> float:
 
 
 def evidence(concepts: Mapping[str, int], theirs: Mapping[str, int], shared: list[tuple[int, str]],
-             aliases: Mapping[str, Sequence[str]]) -> list[tuple[bool, str]]:
+             aliases: Mapping[str, Sequence[str]], both: set[str] | None = None) -> list[tuple[bool, str]]:
     """What two papers share, as distinct pieces, strongest first: the concepts both list (by the
     product of their components, ties by name), then the shared terms (``shared``: (-product,
     term), each at least ``MIN_PIECE``) whose words are not all of a piece counted already
-    (``related``'s rule: such a term is that piece). Integers and names only: the same from either side."""
+    (``related``'s rule: such a term is that piece). Integers and names only: the same from either side.
+    ``both``: the concepts the two share, when the caller has them."""
     pieces = [(True, name) for _, name in sorted((-concepts[name] * theirs[name], name)
-                                                  for name in concepts.keys() & theirs.keys())]
+                                                  for name in (concepts.keys() & theirs.keys() if both is None else both))]
     enough = MIN_EVIDENCE if pieces else MAX_REASONS
     if len(pieces) >= enough:
         return pieces
@@ -499,13 +500,14 @@ class RelatedIndex:
         post, q, terms = self._post, self._q, self._terms
         floor = MIN_PIECE * _DOT
         shared = []
-        if len(concepts.keys() & theirs.keys()) < MIN_EVIDENCE:  # (else the concepts are enough)
+        both = concepts.keys() & theirs.keys()
+        if len(both) < MIN_EVIDENCE:  # (else the concepts are enough)
             shared_terms = mine.keys() & self._tids[other] if keys is None else keys.intersection(self._tids[other])
             for tid in shared_terms:  # (the intersection in C)
                 product = mine[tid] * q[tid][bisect_left(post[tid], other)]
                 if product >= floor:
                     shared.append((-product, terms[tid]))
-        return evidence(concepts, theirs, shared, self._aliases)
+        return evidence(concepts, theirs, shared, self._aliases, both)
 
     def _best(self, number: int) -> tuple[RelatedPaper, ...]:
         ids = self.ids
