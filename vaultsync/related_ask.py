@@ -71,14 +71,19 @@ class _Asked:
         self.band = band = index._band or size_band(len(index) + len(self.papers))
         self.cap, self.ccap = term_cap(band), concept_cap(band)
         self.term_df = Counter(term for counts, _ in self.papers.values() for term in counts)  # in the batch
+        self.dfs: dict[str, int] = {}
         self.concept_df = Counter(name for _, names in self.papers.values() for name in dict.fromkeys(names))
         self.mine = {paper_id: self._components(counts) for paper_id, (counts, _) in self.papers.items()}
         self.vectors: dict[str | int, dict[str, int]] = {  # paper id or indexed number -> its concept vector
             paper_id: self._concept_vector(names) for paper_id, (_, names) in self.papers.items()}
 
     def _df(self, term: str) -> int:
-        tid = self.index._vocab.get(term)
-        return self.term_df[term] + (self.index._df[tid] if tid is not None else 0)
+        """Papers having ``term`` once the batch is added (asked once a term: ``dfs``)."""
+        df = self.dfs.get(term)
+        if df is None:
+            tid = self.index._vocab.get(term)
+            df = self.dfs[term] = self.term_df[term] + (self.index._df[tid] if tid is not None else 0)
+        return df
 
     def _components(self, counts: Mapping[str, int]) -> dict[str, int]:
         """The new paper's quantised components of its compared terms (as ``RelatedIndex`` would)."""
